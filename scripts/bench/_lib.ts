@@ -1,0 +1,92 @@
+/** The bench framework: sections produce figures; bench.ts prints and saves them. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+/** One measured figure: a median over repeated runs, with its spread. */
+export interface Figure {
+  /** Section-local name, e.g. "append durable single-entry". */
+  name: string;
+  /** The median. */
+  value: number;
+  unit: string;
+  /** Min and max over the repeats (the spread). */
+  min?: number;
+  max?: number;
+  runs?: number;
+  /** A comparison measured in the same run: value / reference.value. */
+  ratio?: { of: string; value: number; target?: string };
+  note?: string;
+}
+
+/** What a section is handed. */
+export interface BenchContext {
+  quick: boolean;
+  /** The compiled binary (built before the sections run). */
+  bin: string;
+  /** A scratch directory for this section, removed afterwards. */
+  tmp: string;
+  /** Figures of earlier sections (the machine's limits come first). */
+  figures: Map<string, Figure>;
+  log(line: string): void;
+}
+
+/** A bench section. */
+export interface Section {
+  name: string;
+  run(ctx: BenchContext): Promise<Figure[]>;
+}
+
+/** The median of numbers. */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** The p-th percentile (0..100) of numbers, nearest rank. */
+export function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
+
+/** A figure from repeated samples: the median, with min and max as the spread. */
+export function summarize(name: string, samples: number[], unit: string, extra: Partial<Figure> = {}): Figure {
+  return { name, value: median(samples), unit, min: Math.min(...samples), max: Math.max(...samples), runs: samples.length, ...extra };
+}
+
+/** Runs `fn` `n` times and returns each run's result. */
+export async function repeat<T>(n: number, fn: (i: number) => Promise<T> | T): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) out.push(await fn(i));
+  return out;
+}
+
+/** A fresh scratch directory. */
+export function scratch(parent: string, name: string): string {
+  return mkdtempSync(join(parent, `${name}-`));
+}
+
+/** Removes a directory tree. */
+export function remove(path: string): void {
+  rmSync(path, { recursive: true, force: true });
+}
+
+/** The project root. */
+export const ROOT = resolve(import.meta.dir, "..", "..");
+
+/** A new scratch dir under the system temp dir. */
+export function tmp(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Rate (per second) from a count and milliseconds. */
+export function perSecond(count: number, ms: number): number {
+  return ms > 0 ? (count * 1000) / ms : 0;
+}
+
+/** A ratio figure helper. */
+export function ratio(of: string, value: number, reference: number | undefined, target?: string): Figure["ratio"] | undefined {
+  if (reference === undefined || reference === 0) return undefined;
+  return { of, value: value / reference, ...(target ? { target } : {}) };
+}

@@ -1,0 +1,9 @@
+/** Bench sections in the order they run; the machine's limits first, so others can compare. */
+import type { Section } from "./_lib.ts";
+
+const load = (p: Promise<{ default: Section }>) => p.then((m) => m.default);
+
+export const SECTIONS: (() => Promise<Section>)[] = [
+  () => load(import("./machine.ts")),
+  () => load(import("./store.ts")),
+];

@@ -1,0 +1,23 @@
+/** The shared flags of DESIGN.md 6.3, accepted by every command. */
+import type { ArgsDef } from "citty";
+
+export const sharedArgs = {
+  home: { type: "string", description: "zerodb's home directory (default: $ZERODB_HOME or the platform's data dir)", valueHint: "dir" },
+  "data-dir": { type: "string", description: "where the store lives (default: <home>/data)", valueHint: "dir" },
+  url: { type: "string", description: "talk to a zerodb server at this URL instead of opening the store", valueHint: "url" },
+  tenant: { type: "string", description: "the tenant to act in", valueHint: "name" },
+  "token-file": { type: "string", description: "a file holding the token for --url", valueHint: "file" },
+  config: { type: "string", description: "the config file (default: <home>/config.json)", valueHint: "file" },
+  json: { type: "boolean", description: "print exactly one JSON document: the result" },
+} as const satisfies ArgsDef;
+
+/** The shared flags as parsed. */
+export interface SharedFlags {
+  home?: string;
+  "data-dir"?: string;
+  url?: string;
+  tenant?: string;
+  "token-file"?: string;
+  config?: string;
+  json?: boolean;
+}

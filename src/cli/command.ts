@@ -1,0 +1,37 @@
+/**
+ * `zcommand`: a citty command whose run returns the operation's result; the
+ * wrapper prints it (JSON with --json, the human rendering otherwise).
+ */
+import { defineCommand, type ArgsDef, type CommandDef, type ParsedArgs } from "citty";
+import { type SharedFlags, sharedArgs } from "./args.ts";
+import { writeOut } from "./output.ts";
+
+type Shared = typeof sharedArgs;
+
+/** A command definition of zerodb's CLI. */
+export interface ZCommand<T extends ArgsDef> {
+  meta: { name: string; description: string };
+  args?: T;
+  /** Does the work; the value returned is the result printed. `undefined` prints nothing. */
+  run: (args: ParsedArgs<T & Shared> & SharedFlags) => Promise<unknown>;
+  /** The rendering for people; JSON pretty-printed when absent. */
+  human?: (result: any, args: ParsedArgs<T & Shared> & SharedFlags) => string;
+}
+
+/** Defines a CLI command with the shared flags and result printing. */
+export function zcommand<const T extends ArgsDef>(def: ZCommand<T>): CommandDef<T & Shared> {
+  return defineCommand({
+    meta: def.meta,
+    args: { ...(def.args ?? ({} as T)), ...sharedArgs } as T & Shared,
+    async run({ args }) {
+      const a = args as ParsedArgs<T & Shared> & SharedFlags;
+      const result = await def.run(a);
+      if (result === undefined) return;
+      if (a.json) await writeOut(`${JSON.stringify(result)}\n`);
+      else {
+        const text = def.human ? def.human(result, a) : JSON.stringify(result, null, 2);
+        if (text !== "") await writeOut(text.endsWith("\n") ? text : `${text}\n`);
+      }
+    },
+  });
+}

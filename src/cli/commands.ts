@@ -1,0 +1,33 @@
+/**
+ * Every CLI command, loaded lazily: one import per command file, so a command
+ * pays only for the modules it uses. One line per command; keep it sorted by
+ * concept, not alphabet.
+ */
+import type { CommandDef } from "citty";
+
+/** Loads one command. */
+export type Loader = () => Promise<CommandDef<any>>;
+/** A command group: names to commands or further groups. */
+export interface CommandTree {
+  [name: string]: Loader | CommandTree;
+}
+
+const load = <M extends { default: CommandDef<any> }>(p: Promise<M>) => p.then((m) => m.default);
+
+export const COMMANDS: CommandTree = {
+  // the store
+  append: () => load(import("./commands/append.ts")),
+  read: () => load(import("./commands/read.ts")),
+  sessions: () => load(import("./commands/sessions.ts")),
+  search: () => load(import("./commands/search.ts")),
+  fact: {
+    set: () => load(import("./commands/fact-set.ts")),
+    get: () => load(import("./commands/fact-get.ts")),
+    list: () => load(import("./commands/fact-list.ts")),
+  },
+  forget: () => load(import("./commands/forget.ts")),
+  stats: () => load(import("./commands/stats.ts")),
+  export: () => load(import("./commands/export.ts")),
+  import: () => load(import("./commands/import.ts")),
+  version: () => load(import("./commands/version.ts")),
+};

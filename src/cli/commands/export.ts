@@ -1,0 +1,60 @@
+import { closeSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { ZeroDbError } from "../../errors.ts";
+import { fsyncDir, tempPathFor } from "../../util/atomic.ts";
+import { zcommand } from "../command.ts";
+import { withStore } from "../context.ts";
+import { writeErr, writeOut } from "../output.ts";
+
+/** `zerodb export`: the tape as JSONL, to stdout or a new file. */
+export default zcommand({
+  meta: { name: "export", description: "Export the tape as JSONL (every tenant, or --tenant's), restorable with import" },
+  args: { out: { type: "string", description: "write to this new file (never overwritten) instead of stdout", valueHint: "file" } },
+  run: (args) =>
+    withStore(args, async (store) => {
+      const records = store.exportTape(args.tenant !== undefined ? { tenant: String(args.tenant) } : {});
+      let count = 0;
+      if (args.out === undefined) {
+        let buf = "";
+        for await (const r of records) {
+          buf += `${JSON.stringify(r)}\n`;
+          count++;
+          if (buf.length > 1 << 20) {
+            await writeOut(buf);
+            buf = "";
+          }
+        }
+        if (buf) await writeOut(buf);
+        if (!args.json) return undefined;
+        return undefined;
+      }
+      const out = resolve(String(args.out));
+      const tmp = tempPathFor(out);
+      const fd = openSync(tmp, "wx", 0o600);
+      try {
+        for await (const r of records) {
+          writeSync(fd, `${JSON.stringify(r)}\n`);
+          count++;
+          if (process.stderr.isTTY && count % 10000 === 0) writeErr(`exported ${count} records…`);
+        }
+        fsyncSync(fd);
+        closeSync(fd);
+        try {
+          linkSync(tmp, out);
+        } catch (err) {
+          if ((err as { code?: string }).code === "EEXIST") throw new ZeroDbError("conflict", `${out} exists; export never overwrites a file`, { field: "out" });
+          throw err;
+        }
+        fsyncDir(dirname(out));
+      } finally {
+        try {
+          closeSync(fd);
+        } catch {}
+        try {
+          unlinkSync(tmp);
+        } catch {}
+      }
+      return { records: count, out };
+    }),
+  human: (r: { records: number; out: string }) => `exported ${r.records} records to ${r.out}`,
+});

@@ -1,0 +1,24 @@
+import type { FactListResult } from "../../schema/results.ts";
+import { zcommand } from "../command.ts";
+import { withMemory } from "../context.ts";
+import { intFlag, stringFlag } from "../parse.ts";
+
+/** `zerodb fact list`. */
+export default zcommand({
+  meta: { name: "fact list", description: "List current facts" },
+  args: {
+    prefix: { type: "string", description: "only keys starting with this", valueHint: "prefix" },
+    after: { type: "string", description: "only keys after this (the previous page's next)", valueHint: "key" },
+    limit: { type: "string", description: "page size, 1 to 1000 (default 100)", valueHint: "n" },
+  },
+  run: (args) =>
+    withMemory(args, (m) =>
+      m.factList({ prefix: stringFlag(args.prefix), after: stringFlag(args.after), limit: intFlag("limit", args.limit) }),
+    ),
+  human: (r: FactListResult) => {
+    const lines = r.facts.map((f) => `${f.key} = ${JSON.stringify(f.value)}`);
+    if (r.facts.length === 0) lines.push("(no facts)");
+    if (r.next !== null) lines.push(`(more: --after ${JSON.stringify(r.next)})`);
+    return lines.join("\n");
+  },
+});

@@ -1,0 +1,24 @@
+import type { SessionsResult } from "../../schema/results.ts";
+import { zcommand } from "../command.ts";
+import { withMemory } from "../context.ts";
+import { intFlag, stringFlag } from "../parse.ts";
+
+/** `zerodb sessions`: list sessions. */
+export default zcommand({
+  meta: { name: "sessions", description: "List sessions" },
+  args: {
+    prefix: { type: "string", description: "only sessions whose name starts with this", valueHint: "prefix" },
+    after: { type: "string", description: "only sessions named after this (the previous page's next)", valueHint: "name" },
+    limit: { type: "string", description: "page size, 1 to 1000 (default 100)", valueHint: "n" },
+  },
+  run: (args) =>
+    withMemory(args, (m) =>
+      m.sessions({ prefix: stringFlag(args.prefix), after: stringFlag(args.after), limit: intFlag("limit", args.limit) }),
+    ),
+  human: (r: SessionsResult) => {
+    const lines = r.sessions.map((s) => `${s.name}  ${s.turns} turns, ${s.bytes} bytes, lsn ${s.first_lsn}..${s.last_lsn}`);
+    if (r.sessions.length === 0) lines.push("(no sessions)");
+    if (r.next !== null) lines.push(`(more: --after ${JSON.stringify(r.next)})`);
+    return lines.join("\n");
+  },
+});

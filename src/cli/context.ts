@@ -1,0 +1,51 @@
+/**
+ * From the shared flags to a Memory: the store opened in-process (local mode)
+ * or, with a URL, the HTTP client (remote mode). Commands call `withMemory`
+ * and never learn which one they got.
+ */
+import { type Config, ensureHome, resolveConfig } from "../config.ts";
+import type { Memory, Store } from "../store/types.ts";
+import type { SharedFlags } from "./args.ts";
+import { unavailable } from "./output.ts";
+
+/** The configuration the shared flags describe. */
+export function configFrom(flags: SharedFlags): Config {
+  return resolveConfig({
+    home: flags.home,
+    dataDir: flags["data-dir"],
+    url: flags.url,
+    tenant: flags.tenant,
+    tokenFile: flags["token-file"],
+    config: flags.config,
+  });
+}
+
+/** Opens the local store of a configuration (creating the home when the data dir is in it). */
+export async function openLocalStore(config: Config): Promise<Store> {
+  if (config.dataDir.startsWith(config.home)) ensureHome(config);
+  const { openSqliteStore } = await import("../store/sqlite/store.ts");
+  return openSqliteStore(config.dataDir);
+}
+
+/** Runs `fn` with the memory the flags select, closing it afterwards. */
+export async function withMemory<T>(flags: SharedFlags, fn: (memory: Memory, config: Config) => Promise<T>): Promise<T> {
+  const config = configFrom(flags);
+  if (config.url) throw unavailable("remote mode (--url) needs the HTTP client, which this build does not have yet");
+  const store = await openLocalStore(config);
+  try {
+    return await fn(store.memory(config.tenant ?? "local"), config);
+  } finally {
+    store.close();
+  }
+}
+
+/** Runs `fn` with the local store itself (export, import, doctor). */
+export async function withStore<T>(flags: SharedFlags, fn: (store: Store, config: Config) => Promise<T>): Promise<T> {
+  const config = configFrom(flags);
+  const store = await openLocalStore(config);
+  try {
+    return await fn(store, config);
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The CLI dispatcher: finds the command among the words of argv, checks every
+ * flag against what that command accepts, and runs it. Commands load lazily,
+ * so each pays start-up only for what it uses (DESIGN.md section 10).
+ */
+import { renderUsage, runCommand, type ArgsDef, type CommandDef } from "citty";
+import { sharedArgs } from "./args.ts";
+import { reportError, writeOut } from "./output.ts";
+import { UsageError } from "./parse.ts";
+import { COMMANDS, type CommandTree, type Loader } from "./commands.ts";
+
+/** Runs the CLI with these arguments; resolves to the exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  const json = argv.includes("--json");
+  try {
+    const { path, leaf, rest } = locate(argv);
+    if (!leaf) {
+      await writeOut(groupUsage(path, path.length === 0 ? COMMANDS : lookup(path)));
+      const asked = rest.includes("--help") || rest.includes("-h") || (path.length === 0 && rest.length === 0);
+      if (!asked) throw new UsageError(path.length === 0 ? "no command given" : `'${path.join(" ")}' needs a subcommand`);
+      return 0;
+    }
+    const cmd = await leaf();
+    if (rest.includes("--help") || rest.includes("-h")) {
+      await writeOut(`${await renderUsage({ ...cmd, meta: { ...(cmd.meta as object), name: `zerodb ${path.join(" ")}` } })}\n`);
+      return 0;
+    }
+    const argsDef = ((await resolve(cmd.args)) ?? {}) as ArgsDef;
+    checkFlags(rest, argsDef);
+    await runCommand(cmd, { rawArgs: rest });
+    return 0;
+  } catch (err) {
+    if ((err as { name?: string })?.name === "CLIError") return reportError(new UsageError(stripAnsi(String((err as Error).message))), json);
+    return reportError(err, json);
+  }
+}
+
+async function resolve<T>(v: T | (() => T) | (() => Promise<T>) | Promise<T>): Promise<T> {
+  return typeof v === "function" ? await (v as () => T | Promise<T>)() : await v;
+}
+
+function stripAnsi(s: string): string {
+  return s.replace(/\u001b\[[0-9;]*m/g, "");
+}
+
+const SHARED_STRING = new Set(Object.entries(sharedArgs).filter(([, d]) => d.type === "string").map(([n]) => `--${n}`));
+
+/** Walks argv: command words select the command; everything else is its flags. */
+function locate(argv: string[]): { path: string[]; leaf?: Loader; rest: string[] } {
+  let node: CommandTree | Loader = COMMANDS;
+  const path: string[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const tok = argv[i]!;
+    if (typeof node === "function") {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    if (tok.startsWith("-")) {
+      rest.push(tok);
+      if (SHARED_STRING.has(tok) && i + 1 < argv.length) rest.push(argv[++i]!);
+      continue;
+    }
+    const next: CommandTree | Loader | undefined = node[tok];
+    if (!next) throw new UsageError(`unknown command '${[...path, tok].join(" ")}' (see zerodb --help)`);
+    path.push(tok);
+    node = next;
+  }
+  return typeof node === "function" ? { path, leaf: node, rest } : { path, rest };
+}
+
+function lookup(path: string[]): CommandTree {
+  let node: CommandTree | Loader = COMMANDS;
+  for (const p of path) node = (node as CommandTree)[p]!;
+  return node as CommandTree;
+}
+
+function groupUsage(path: string[], tree: CommandTree): string {
+  const name = ["zerodb", ...path].join(" ");
+  const lines = [`Usage: ${name} <command> [flags]`, "", "Commands:"];
+  for (const key of Object.keys(tree)) lines.push(`  ${[...path, key].join(" ")}`);
+  lines.push("", `Run '${name} <command> --help' for a command's flags.`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** Refuses unknown flags, flags missing their value, and extra positional arguments. */
+function checkFlags(rest: string[], argsDef: ArgsDef): void {
+  const strings = new Set<string>();
+  const booleans = new Set<string>();
+  let positionals = 0;
+  for (const [name, def] of Object.entries(argsDef)) {
+    if (def.type === "positional") {
+      positionals++;
+      continue;
+    }
+    const names = [name, kebab(name), ...[(def as { alias?: string | string[] }).alias ?? []].flat()];
+    for (const n of names) (def.type === "boolean" ? booleans : strings).add(n);
+  }
+  let seenPositionals = 0;
+  for (let i = 0; i < rest.length; i++) {
+    const tok = rest[i]!;
+    if (tok === "--") {
+      seenPositionals += rest.length - i - 1;
+      break;
+    }
+    if (!tok.startsWith("-") || tok === "-") {
+      seenPositionals++;
+      continue;
+    }
+    const body = tok.replace(/^--?/, "");
+    const [name, inline] = body.split(/=(.*)/s, 2) as [string, string | undefined];
+    if (strings.has(name)) {
+      if (inline === undefined) {
+        if (i + 1 >= rest.length) throw new UsageError(`--${name} needs a value`, name);
+        i++;
+      }
+      continue;
+    }
+    if (booleans.has(name) || (name.startsWith("no-") && booleans.has(name.slice(3)))) continue;
+    throw new UsageError(`unknown flag ${tok.split("=")[0]} (see --help)`, name);
+  }
+  if (seenPositionals > positionals) throw new UsageError(`too many arguments (this command takes ${positionals})`);
+}
+
+function kebab(s: string): string {
+  return s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+export type { CommandDef };

@@ -1,0 +1,47 @@
+/** Turning flag strings into typed values, with errors naming the flag. */
+import { ZeroDbError, invalid } from "../errors.ts";
+
+/** A usage error: exit code 2, one line. */
+export class UsageError extends ZeroDbError {
+  constructor(message: string, field?: string) {
+    super("invalid_input", message, field ? { field } : {});
+    this.name = "UsageError";
+  }
+}
+
+/** A non-negative integer flag, or undefined when absent. */
+export function intFlag(field: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || !/^\d{1,16}$/.test(value)) throw invalid(field, "must be a whole number");
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw invalid(field, "is too large");
+  return n;
+}
+
+/** A JSON object flag (such as --meta). */
+export function jsonObjectFlag(field: string, value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(value));
+  } catch {
+    throw invalid(field, "must be a JSON object, such as '{\"k\": 1}'");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw invalid(field, "must be a JSON object");
+  return parsed as Record<string, unknown>;
+}
+
+/** A string flag that must not be empty when given. */
+export function stringFlag(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  return String(value);
+}
+
+/** Decodes bytes as UTF-8, refusing invalid sequences. */
+export function decodeUtf8(field: string, bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw invalid(field, "is not valid UTF-8");
+  }
+}

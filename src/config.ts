@@ -1,0 +1,143 @@
+/**
+ * Home and config resolution, once (DESIGN.md section 2):
+ * defaults <- config file <- environment <- flags.
+ */
+import { chmodSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { z } from "zod";
+import { ZeroDbError } from "./errors.ts";
+import { MAX_INLINE_BYTES_DEFAULT, OBJECT_MAX_BYTES_DEFAULT } from "./limits.ts";
+import { parseInput } from "./schema/parse.ts";
+
+/** The config file's schema: every key named, unknown keys refused. */
+export const ConfigFile = z.strictObject({
+  data_dir: z.string().min(1).optional(),
+  url: z.url({ protocol: /^https?$/ }).optional(),
+  tenant: z.string().min(1).max(64).optional(),
+  token_file: z.string().min(1).optional(),
+  object_roots: z.array(z.string().min(1)).optional(),
+  max_inline_bytes: z.number().int().min(1024).max(64 * 1024 * 1024).optional(),
+  max_object_bytes: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  spill_root: z.string().min(1).optional(),
+  capture: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      redact: z.boolean().optional(),
+      max_entries_per_run: z.number().int().min(1).max(64).optional(),
+    })
+    .optional(),
+});
+export type ConfigFile = z.infer<typeof ConfigFile>;
+
+/** What the flags of DESIGN.md 6.3 may set. */
+export interface ConfigFlags {
+  home?: string;
+  dataDir?: string;
+  url?: string;
+  tenant?: string;
+  tokenFile?: string;
+  config?: string;
+}
+
+/** The resolved configuration every command works from. */
+export interface Config {
+  home: string;
+  configFile: string;
+  file: ConfigFile;
+  dataDir: string;
+  url?: string;
+  tenant?: string;
+  tokenFile?: string;
+  /** The token itself when it came from ZERODB_TOKEN. */
+  token?: string;
+  objectRoots: string[];
+  maxInlineBytes: number;
+  maxObjectBytes: number;
+  spillRoot: string;
+  captureEnabled: boolean;
+  redact: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** The per-user home directory of DESIGN.md section 2 (not created here). */
+export function resolveHome(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
+  const set = (v: string | undefined) => (v !== undefined && v !== "" ? v : undefined);
+  const explicit = set(env.ZERODB_HOME);
+  if (explicit) return resolve(explicit);
+  const home = set(env.HOME) ?? set(env.USERPROFILE) ?? homedir();
+  if (platform === "darwin") return join(home, "Library", "Application Support", "zerodb");
+  if (platform === "win32") return join(set(env.LOCALAPPDATA) ?? join(home, "AppData", "Local"), "zerodb");
+  const xdg = set(env.XDG_DATA_HOME);
+  return xdg ? join(resolve(xdg), "zerodb") : join(home, ".local", "share", "zerodb");
+}
+
+/** Creates a directory (and parents) with mode 0700, tightening it when it is new. */
+export function ensurePrivateDir(dir: string): void {
+  let existed = true;
+  try {
+    existed = statSync(dir).isDirectory();
+  } catch {
+    existed = false;
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // mkdir's mode is filtered by the umask; set it explicitly (the umask is not trusted).
+  if (!existed) chmodSync(dir, 0o700);
+}
+
+/** Reads and validates a config file; a missing file is an empty config. */
+export function readConfigFile(path: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    if ((err as { code?: string }).code === "ENOENT") return {};
+    throw new ZeroDbError("invalid_input", `cannot read the config file ${path}`, { field: "config", cause: err });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new ZeroDbError("invalid_input", `the config file ${path} is not valid JSON`, { field: "config" });
+  }
+  try {
+    return parseInput(ConfigFile, raw);
+  } catch (err) {
+    const e = err as ZeroDbError;
+    throw new ZeroDbError("invalid_input", `config file ${path}: ${e.message}`, { field: `config.${e.field ?? ""}`.replace(/\.$/, "") });
+  }
+}
+
+/** Resolves the configuration: defaults <- file <- environment <- flags. */
+export function resolveConfig(flags: ConfigFlags = {}, env: Env = process.env, cwd = process.cwd()): Config {
+  const home = flags.home ? resolve(cwd, flags.home) : resolveHome(env);
+  const configFile = flags.config ? resolve(cwd, flags.config) : join(home, "config.json");
+  const file = readConfigFile(configFile);
+  const nonEmpty = (v: string | undefined) => (v !== undefined && v !== "" ? v : undefined);
+  const dataDir = flags.dataDir ?? nonEmpty(env.ZERODB_DATA_DIR) ?? file.data_dir;
+  const tokenFile = flags.tokenFile ?? file.token_file;
+  const inHome = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
+  return {
+    home,
+    configFile,
+    file,
+    dataDir: dataDir ? inHome(dataDir) : join(home, "data"),
+    url: flags.url ?? nonEmpty(env.ZERODB_URL) ?? file.url,
+    tenant: flags.tenant ?? file.tenant,
+    tokenFile: tokenFile ? inHome(tokenFile) : undefined,
+    token: nonEmpty(env.ZERODB_TOKEN),
+    objectRoots: (file.object_roots ?? []).map(inHome),
+    maxInlineBytes: file.max_inline_bytes ?? MAX_INLINE_BYTES_DEFAULT,
+    maxObjectBytes: file.max_object_bytes ?? OBJECT_MAX_BYTES_DEFAULT,
+    spillRoot: file.spill_root ? inHome(file.spill_root) : join(home, "spill"),
+    captureEnabled: file.capture?.enabled ?? false,
+    redact: file.capture?.redact ?? true,
+  };
+}
+
+/** Creates the home and its fixed subdirectories, all 0700. */
+export function ensureHome(config: Config): void {
+  ensurePrivateDir(config.home);
+  for (const sub of ["data", "spill", "tokens", "logs"]) ensurePrivateDir(join(config.home, sub));
+}

@@ -1,0 +1,102 @@
+/**
+ * The one error type of zerodb (STYLE.md habit 2). Every door (HTTP, MCP, CLI,
+ * hook) maps a ZeroDbError through CODES below; anything else is an internal
+ * error, logged once and answered with a generic message (DESIGN.md I10).
+ */
+
+/** The closed set of error codes, each with its HTTP status and CLI exit code. */
+export const CODES = {
+  invalid_input: { status: 400, exit: 2 },
+  unauthorized: { status: 401, exit: 1 },
+  not_found: { status: 404, exit: 1 },
+  conflict: { status: 409, exit: 1 },
+  too_large: { status: 413, exit: 2 },
+  unsupported_media_type: { status: 415, exit: 2 },
+  range_not_satisfiable: { status: 416, exit: 1 },
+  storage_full: { status: 507, exit: 1 },
+  corrupt: { status: 500, exit: 1 },
+  incompatible: { status: 500, exit: 1 },
+  unavailable: { status: 503, exit: 1 },
+  internal: { status: 500, exit: 1 },
+} as const;
+
+/** One of the codes of CODES. */
+export type ErrorCode = keyof typeof CODES;
+
+/** An error whose message is safe to show a model or a stranger. */
+export class ZeroDbError extends Error {
+  readonly code: ErrorCode;
+  readonly field?: string;
+
+  constructor(code: ErrorCode, message: string, options: { field?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "ZeroDbError";
+    this.code = code;
+    if (options.field !== undefined) this.field = options.field;
+  }
+
+  /** The JSON body every door answers with: `{error: {code, message, field?}}`. */
+  toJSON(): { error: { code: ErrorCode; message: string; field?: string } } {
+    return {
+      error: { code: this.code, message: this.message, ...(this.field ? { field: this.field } : {}) },
+    };
+  }
+}
+
+/** True when `value` is a ZeroDbError. */
+export function isZeroDbError(value: unknown): value is ZeroDbError {
+  return value instanceof ZeroDbError;
+}
+
+/** Builds an invalid_input error naming a field. */
+export function invalid(field: string, message: string): ZeroDbError {
+  return new ZeroDbError("invalid_input", `${field}: ${message}`, { field });
+}
+
+/** Builds a too_large error naming a field. */
+export function tooLarge(field: string, message: string): ZeroDbError {
+  return new ZeroDbError("too_large", `${field}: ${message}`, { field });
+}
+
+/** Builds a not_found error. */
+export function notFound(message: string, field?: string): ZeroDbError {
+  return new ZeroDbError("not_found", message, field ? { field } : {});
+}
+
+/**
+ * Turns anything thrown into a ZeroDbError. Unknown errors become `internal`
+ * with a generic message; the original is kept as `cause` for the log only.
+ */
+export function toZeroDbError(err: unknown): ZeroDbError {
+  if (err instanceof ZeroDbError) return err;
+  const sqlite = fromSqliteError(err);
+  if (sqlite) return sqlite;
+  const errno = (err as { code?: unknown } | null)?.code;
+  if (errno === "ENOSPC" || errno === "EDQUOT" || errno === "EFBIG") {
+    return new ZeroDbError("storage_full", "the disk is full: free some space and retry", { cause: err });
+  }
+  return new ZeroDbError("internal", "internal error", { cause: err });
+}
+
+/** Maps SQLite's result codes to zerodb codes (https://sqlite.org/rescode.html). */
+function fromSqliteError(err: unknown): ZeroDbError | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const code = String((err as { code?: unknown }).code ?? "");
+  if (!code.startsWith("SQLITE_")) return undefined;
+  if (code.startsWith("SQLITE_FULL") || code.startsWith("SQLITE_IOERR_WRITE") && /disk|space/i.test(err.message)) {
+    return new ZeroDbError("storage_full", "the disk is full: free some space and retry", { cause: err });
+  }
+  if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB")) {
+    return new ZeroDbError("corrupt", "the store file is damaged: run `zerodb doctor`", { cause: err });
+  }
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+    return new ZeroDbError("unavailable", "the store is busy: retry", { cause: err });
+  }
+  if (code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_PERM")) {
+    return new ZeroDbError("unavailable", "the store cannot be opened for writing: check the data dir's permissions", { cause: err });
+  }
+  if (code.startsWith("SQLITE_IOERR")) {
+    return new ZeroDbError("unavailable", "the store could not be read or written (I/O error)", { cause: err });
+  }
+  return undefined;
+}

@@ -1,0 +1,36 @@
+/** Every limit of DESIGN.md section 3, named once. Each has a boundary test. */
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const GiB = 1024 * MiB;
+
+/** Session names and fact keys: 1–255 bytes of UTF-8. */
+export const NAME_MAX_BYTES = 255;
+/** Turn content: at most 4 MiB of UTF-8. */
+export const CONTENT_MAX_BYTES = 4 * MiB;
+/** Turn meta: a JSON object of at most 16 KiB serialized. */
+export const META_MAX_BYTES = 16 * KiB;
+/** Idempotency keys: 1–255 bytes. */
+export const IDEM_KEY_MAX_BYTES = 255;
+/** Fact values: any JSON value of at most 1 MiB serialized. */
+export const FACT_VALUE_MAX_BYTES = 1 * MiB;
+/** Entries in one append: 1–256. */
+export const APPEND_MAX_ENTRIES = 256;
+/** HTTP JSON request bodies: 8 MiB, checked while streaming. */
+export const HTTP_BODY_MAX_BYTES = 8 * MiB;
+/** Default page size. */
+export const PAGE_DEFAULT = 100;
+/** Largest page size; a larger `limit` is invalid_input. */
+export const PAGE_MAX = 1000;
+/** Default cap on one object's size (config `max_object_bytes`). */
+export const OBJECT_MAX_BYTES_DEFAULT = 4 * GiB;
+/** Search queries: at most this many bytes (longer is not a search, it is a paste). */
+export const QUERY_MAX_BYTES = 4 * KiB;
+/** Link URLs, titles and notes. */
+export const URL_MAX_BYTES = 8 * KiB;
+/** Link titles. */
+export const TITLE_MAX_BYTES = 1 * KiB;
+/** Link notes. */
+export const NOTE_MAX_BYTES = 64 * KiB;
+/** Tool results above this many bytes are spilled (DESIGN.md section 9). */
+export const MAX_INLINE_BYTES_DEFAULT = 64 * KiB;

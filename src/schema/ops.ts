@@ -1,0 +1,165 @@
+/**
+ * The input schema of every operation (DESIGN.md section 5). The HTTP route,
+ * the MCP tool and the CLI command all validate with these (D3), and the store
+ * validates again, so no door can bypass them.
+ */
+import { z } from "zod";
+import {
+  APPEND_MAX_ENTRIES,
+  CONTENT_MAX_BYTES,
+  FACT_VALUE_MAX_BYTES,
+  META_MAX_BYTES,
+  NOTE_MAX_BYTES,
+  QUERY_MAX_BYTES,
+  TITLE_MAX_BYTES,
+  URL_MAX_BYTES,
+} from "../limits.ts";
+import { AfterLsn, Digest, IdemKey, Limit, Lsn, Name, Prefix, Role, jsonValue, utf8String } from "./common.ts";
+
+/** One entry of an append. */
+export const Entry = z.strictObject({
+  role: Role.describe("who said it: user, assistant, tool, system or note"),
+  content: utf8String({ max: CONTENT_MAX_BYTES }).describe("the text of the turn, at most 4 MiB"),
+  meta: jsonValue(META_MAX_BYTES, { object: true }).optional().describe("a JSON object of extra data, at most 16 KiB"),
+  idem_key: IdemKey.optional().describe("a key naming this write forever; a retry with it is recognized, not written twice"),
+});
+
+/** append: `{session, entries}`, all-or-nothing. */
+export const AppendInput = z.strictObject({
+  session: Name.describe("the session name; '/' nests (project/sub)"),
+  entries: z.array(Entry).min(1).max(APPEND_MAX_ENTRIES).describe("1 to 256 entries, appended in order"),
+});
+
+/** read: a page of a session's turns after an LSN. */
+export const ReadInput = z.strictObject({
+  session: Name.describe("the session name"),
+  after: AfterLsn.optional().describe("return turns with an LSN greater than this (the `next` of the previous page)"),
+  limit: Limit.optional().describe("page size, 1 to 1000, default 100"),
+});
+
+/** sessions: list sessions by name. */
+export const SessionsInput = z.strictObject({
+  prefix: Prefix.optional().describe("only sessions whose name starts with this"),
+  after: z.string().max(1024).optional().describe("return sessions named after this (the `next` of the previous page)"),
+  limit: Limit.optional().describe("page size, 1 to 1000, default 100"),
+});
+
+/** search: full text, BM25 order. */
+export const SearchInput = z.strictObject({
+  query: utf8String({ min: 1, max: QUERY_MAX_BYTES }).describe("words to find; all of them must match"),
+  session: Name.optional().describe("only this session"),
+  prefix: Prefix.optional().describe("only sessions whose name starts with this"),
+  role: Role.optional().describe("only turns of this role"),
+  limit: Limit.optional().describe("at most this many hits, 1 to 1000, default 100"),
+});
+
+/** fact_set: set a named value, superseding the old one. */
+export const FactSetInput = z.strictObject({
+  key: Name.describe("the fact's key; '/' nests"),
+  value: jsonValue(FACT_VALUE_MAX_BYTES).describe("any JSON value, at most 1 MiB serialized"),
+  idem_key: IdemKey.optional().describe("a key naming this write forever"),
+});
+
+/** fact_get: the current value of a key. */
+export const FactGetInput = z.strictObject({
+  key: Name.describe("the fact's key"),
+});
+
+/** fact_list: current facts by key. */
+export const FactListInput = z.strictObject({
+  prefix: Prefix.optional().describe("only keys starting with this"),
+  after: z.string().max(1024).optional().describe("return keys after this (the `next` of the previous page)"),
+  limit: Limit.optional().describe("page size, 1 to 1000, default 100"),
+});
+
+/** An ISO 8601 time, as `before` in a forget selector. */
+const IsoTime = z.string().superRefine((s, ctx) => {
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) || Number.isNaN(Date.parse(s))) {
+    ctx.addIssue({ code: "custom", message: "must be an ISO 8601 time such as 2026-01-31T12:00:00Z" });
+  }
+});
+
+/** A forget selector: exactly one of its fields. */
+export const Selector = z
+  .strictObject({
+    session: Name.optional().describe("every turn of this session"),
+    session_prefix: Prefix.optional().describe("every turn of every session whose name starts with this"),
+    turn: Lsn.optional().describe("the turn with this LSN"),
+    fact: Name.optional().describe("every value this fact key has had"),
+    fact_prefix: Prefix.optional().describe("every fact whose key starts with this"),
+    object: Digest.optional().describe("every reference to this object"),
+    link: Lsn.optional().describe("the link with this LSN"),
+    before: IsoTime.optional().describe("everything older than this ISO 8601 time"),
+  })
+  .superRefine((sel, ctx) => {
+    const given = Object.entries(sel).filter(([, v]) => v !== undefined).length;
+    if (given !== 1) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must have exactly one of session, session_prefix, turn, fact, fact_prefix, object, link, before (it has ${given})`,
+      });
+    }
+    if (sel.session_prefix === "" || sel.fact_prefix === "") {
+      ctx.addIssue({ code: "custom", message: "a prefix must not be empty", path: [sel.session_prefix === "" ? "session_prefix" : "fact_prefix"] });
+    }
+  });
+
+/** forget: hide and purge everything the selector matches. */
+export const ForgetInput = z.strictObject({
+  selector: Selector.describe("what to forget: exactly one field"),
+  dry_run: z.boolean().optional().describe("count what would go, write nothing"),
+});
+
+/** stats: no input. */
+export const StatsInput = z.strictObject({});
+
+/** link_add: a URL reference, never fetched. */
+export const LinkAddInput = z.strictObject({
+  url: utf8String({ min: 1, max: URL_MAX_BYTES }).superRefine((s, ctx) => {
+    let ok = false;
+    try {
+      const u = new URL(s);
+      ok = (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+    } catch {
+      ok = false;
+    }
+    if (!ok) ctx.addIssue({ code: "custom", message: "must be an http or https URL" });
+  }).describe("an http or https URL; zerodb never fetches it"),
+  title: utf8String({ max: TITLE_MAX_BYTES }).optional().describe("a title, searchable"),
+  note: utf8String({ max: NOTE_MAX_BYTES }).optional().describe("a note, searchable"),
+  idem_key: IdemKey.optional().describe("a key naming this write forever"),
+});
+
+/** object_put metadata (the bytes travel beside it). */
+export const ObjectPutMeta = z.strictObject({
+  name: utf8String({ max: 255 }).optional().describe("a file name to remember with the object"),
+  type: z.string().max(255).regex(/^[\x21-\x7e]+\/[\x21-\x7e]+( *;.*)?$/, "must be a media type such as image/png").optional().describe("its media type"),
+  idem_key: IdemKey.optional().describe("a key naming this write forever"),
+});
+
+/** object_get: an object by digest. */
+export const ObjectGetInput = z.strictObject({
+  object: Digest.describe("the object's digest, sha256:<64 hex>"),
+});
+
+/** objects: list the objects the tenant holds. */
+export const ObjectListInput = z.strictObject({
+  after: AfterLsn.optional().describe("return refs with an LSN greater than this"),
+  limit: Limit.optional().describe("page size, 1 to 1000, default 100"),
+});
+
+export type AppendInput = z.output<typeof AppendInput>;
+export type EntryInput = z.output<typeof Entry>;
+export type ReadInput = z.output<typeof ReadInput>;
+export type SessionsInput = z.output<typeof SessionsInput>;
+export type SearchInput = z.output<typeof SearchInput>;
+export type FactSetInput = z.output<typeof FactSetInput>;
+export type FactGetInput = z.output<typeof FactGetInput>;
+export type FactListInput = z.output<typeof FactListInput>;
+export type Selector = z.output<typeof Selector>;
+export type ForgetInput = z.output<typeof ForgetInput>;
+export type StatsInput = z.output<typeof StatsInput>;
+export type LinkAddInput = z.output<typeof LinkAddInput>;
+export type ObjectPutMeta = z.output<typeof ObjectPutMeta>;
+export type ObjectGetInput = z.output<typeof ObjectGetInput>;
+export type ObjectListInput = z.output<typeof ObjectListInput>;

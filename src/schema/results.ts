@@ -1,0 +1,88 @@
+/** The result shape of every operation (DESIGN.md section 5). */
+import { z } from "zod";
+import { Role } from "./common.ts";
+
+/** One turn as read back. */
+export const Turn = z.object({
+  lsn: z.number(),
+  session: z.string(),
+  role: Role,
+  content: z.string(),
+  meta: z.record(z.string(), z.unknown()),
+  idem_key: z.string().optional(),
+  ts: z.string(),
+});
+
+export const AppendResult = z.object({ entries: z.array(z.object({ lsn: z.number(), duplicate: z.boolean() })) });
+export const ReadResult = z.object({ turns: z.array(Turn), next: z.number().nullable() });
+export const SessionInfo = z.object({
+  name: z.string(),
+  turns: z.number(),
+  first_lsn: z.number(),
+  last_lsn: z.number(),
+  bytes: z.number(),
+});
+export const SessionsResult = z.object({ sessions: z.array(SessionInfo), next: z.string().nullable() });
+export const SearchHit = z.object({
+  lsn: z.number(),
+  kind: z.enum(["turn", "link"]),
+  session: z.string().nullable(),
+  role: Role.nullable(),
+  snippet: z.string(),
+  score: z.number(),
+  url: z.string().optional(),
+});
+export const SearchResult = z.object({ hits: z.array(SearchHit) });
+export const WriteResult = z.object({ lsn: z.number(), duplicate: z.boolean() });
+export const Fact = z.object({ key: z.string(), value: z.unknown(), lsn: z.number() });
+export const FactListResult = z.object({ facts: z.array(Fact), next: z.string().nullable() });
+export const ForgetResult = z.object({ lsn: z.number().nullable(), hidden: z.number(), dry_run: z.boolean() });
+export const ObjectInfo = z.object({
+  object: z.string(),
+  size: z.number(),
+  type: z.string(),
+  name: z.string().nullable(),
+  lsn: z.number(),
+});
+export const ObjectPutResult = z.object({
+  object: z.string(),
+  size: z.number(),
+  type: z.string(),
+  lsn: z.number(),
+  duplicate: z.boolean(),
+});
+export const ObjectListResult = z.object({ objects: z.array(ObjectInfo), next: z.number().nullable() });
+export const Link = z.object({ lsn: z.number(), url: z.string(), title: z.string().nullable(), note: z.string().nullable(), ts: z.string() });
+export const KindStats = z.object({ count: z.number(), bytes: z.number() });
+export const StatsResult = z.object({
+  tenant: z.string(),
+  last_lsn: z.number(),
+  turns: KindStats,
+  sessions: z.number(),
+  facts: KindStats,
+  links: KindStats,
+  objects: KindStats,
+  forgets: z.number(),
+  forgotten: z.number(),
+  payload_histogram: z.array(z.object({ le: z.number().nullable(), count: z.number() })),
+  repeated: z.object({ turns: z.number(), bytes: z.number(), share: z.number() }),
+  redactions: z.number(),
+  disk: z.object({ store_bytes: z.number(), wal_bytes: z.number(), object_bytes: z.number() }),
+});
+
+export type Turn = z.infer<typeof Turn>;
+export type AppendResult = z.infer<typeof AppendResult>;
+export type ReadResult = z.infer<typeof ReadResult>;
+export type SessionInfo = z.infer<typeof SessionInfo>;
+export type SessionsResult = z.infer<typeof SessionsResult>;
+export type SearchHit = z.infer<typeof SearchHit>;
+export type SearchResult = z.infer<typeof SearchResult>;
+export type WriteResult = z.infer<typeof WriteResult>;
+export type Fact = z.infer<typeof Fact>;
+export type FactListResult = z.infer<typeof FactListResult>;
+export type ForgetResult = z.infer<typeof ForgetResult>;
+export type ObjectInfo = z.infer<typeof ObjectInfo>;
+export type ObjectPutResult = z.infer<typeof ObjectPutResult>;
+export type ObjectListResult = z.infer<typeof ObjectListResult>;
+export type Link = z.infer<typeof Link>;
+export type StatsResult = z.infer<typeof StatsResult>;

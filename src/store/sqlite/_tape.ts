@@ -1,0 +1,75 @@
+/** Writing tape rows and checking idempotency keys (DESIGN.md D4, I3). */
+import type { Database } from "bun:sqlite";
+import { ZeroDbError } from "../../errors.ts";
+
+/** A tape row to insert. */
+export interface NewRow {
+  /** Set only by import, which restores exported LSNs. */
+  lsn?: number;
+  tenant: string;
+  kind: "turn" | "fact" | "forget" | "link" | "object";
+  ts: number;
+  subject: string | null;
+  idemKey: string | null;
+  opHash: Uint8Array | null;
+  contentHash: Uint8Array | null;
+  bytes: number;
+  text: string | null;
+  data: string | null;
+}
+
+/** Inserts one tape row and returns its LSN. */
+export function insertRow(db: Database, row: NewRow): number {
+  const r = db
+    .query(
+      `INSERT INTO tape (lsn, tenant, kind, ts, subject, idem_key, op_hash, content_hash, bytes, text, data)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING lsn`,
+    )
+    .get(row.lsn ?? null, row.tenant, row.kind, row.ts, row.subject, row.idemKey, row.opHash, row.contentHash, row.bytes, row.text, row.data) as {
+    lsn: number;
+  };
+  if (row.text !== null) db.query("INSERT INTO fts (rowid, text) VALUES (?, ?)").run(r.lsn, row.text);
+  return r.lsn;
+}
+
+/**
+ * Looks up an idempotency key. Returns the original LSN when the same
+ * operation was done before, undefined when the key is new, and throws
+ * `conflict` when the key named a different operation.
+ */
+export function priorWrite(db: Database, tenant: string, idemKey: string, opHash: Uint8Array, field: string): number | undefined {
+  const prior = db.query("SELECT lsn, op_hash FROM tape WHERE tenant = ? AND idem_key = ?").get(tenant, idemKey) as
+    | { lsn: number; op_hash: Uint8Array | null }
+    | null;
+  if (!prior) return undefined;
+  if (prior.op_hash && Buffer.compare(Buffer.from(prior.op_hash), Buffer.from(opHash)) === 0) return prior.lsn;
+  throw new ZeroDbError("conflict", `${field}: this idempotency key was already used for a different write`, { field });
+}
+
+/** The smallest string greater than every string that starts with `prefix` (binary order). */
+export function prefixEnd(prefix: string): string | null {
+  const cps = Array.from(prefix);
+  while (cps.length > 0) {
+    const last = cps.pop()!.codePointAt(0)!;
+    if (last < 0x10ffff) {
+      let next = last + 1;
+      if (next >= 0xd800 && next <= 0xdfff) next = 0xe000;
+      return cps.join("") + String.fromCodePoint(next);
+    }
+  }
+  return null;
+}
+
+/** SQL condition and parameters for "column starts with prefix" that can use an index. */
+export function prefixRange(column: string, prefix: string | undefined): { sql: string; params: string[] } {
+  if (!prefix) return { sql: "1", params: [] };
+  const end = prefixEnd(prefix);
+  return end === null
+    ? { sql: `${column} >= ?`, params: [prefix] }
+    : { sql: `(${column} >= ? AND ${column} < ?)`, params: [prefix, end] };
+}
+
+/** An LSN's time as ISO 8601. */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,63 @@
+/** fact_set, fact_get and fact_list on the SQLite tape (DESIGN.md section 5). */
+import type { Database } from "bun:sqlite";
+import { notFound } from "../../errors.ts";
+import { PAGE_DEFAULT } from "../../limits.ts";
+import type { FactGetInput, FactListInput, FactSetInput } from "../../schema/ops.ts";
+import type { Fact, FactListResult, WriteResult } from "../../schema/results.ts";
+import { sha256 } from "../../util/hash.ts";
+import { canonicalJson } from "../../util/json.ts";
+import { insertRow, prefixRange, priorWrite } from "./_tape.ts";
+
+/** Sets a fact: a new tape row, and the current pointer moves to it. */
+export function factSet(db: Database, tenant: string, input: FactSetInput): WriteResult {
+  const value = JSON.stringify(input.value);
+  const opHash = input.idem_key ? sha256(canonicalJson(["fact", input.key, input.value])) : null;
+  return db.transaction((): WriteResult => {
+    if (input.idem_key) {
+      const prior = priorWrite(db, tenant, input.idem_key, opHash!, "idem_key");
+      if (prior !== undefined) return { lsn: prior, duplicate: true };
+    }
+    const lsn = insertRow(db, {
+      tenant,
+      kind: "fact",
+      ts: Date.now(),
+      subject: input.key,
+      idemKey: input.idem_key ?? null,
+      opHash,
+      contentHash: null,
+      bytes: Buffer.byteLength(value, "utf8"),
+      text: null,
+      data: value,
+    });
+    db.query("INSERT INTO facts (tenant, key, lsn) VALUES (?, ?, ?) ON CONFLICT (tenant, key) DO UPDATE SET lsn = excluded.lsn").run(
+      tenant,
+      input.key,
+      lsn,
+    );
+    return { lsn, duplicate: false };
+  }).immediate();
+}
+
+/** The current value of a fact; a missing key and a foreign one look the same (I5). */
+export function factGet(db: Database, tenant: string, input: FactGetInput): Fact {
+  const row = db
+    .query("SELECT f.key, f.lsn, t.data FROM facts f JOIN tape t ON t.lsn = f.lsn WHERE f.tenant = ? AND f.key = ?")
+    .get(tenant, input.key) as { key: string; lsn: number; data: string } | null;
+  if (!row) throw notFound(`no fact with key ${JSON.stringify(input.key)}`, "key");
+  return { key: row.key, value: JSON.parse(row.data), lsn: row.lsn };
+}
+
+/** Current facts in key order. */
+export function factList(db: Database, tenant: string, input: FactListInput): FactListResult {
+  const limit = input.limit ?? PAGE_DEFAULT;
+  const range = prefixRange("f.key", input.prefix);
+  const rows = db
+    .query(
+      `SELECT f.key, f.lsn, t.data FROM facts f JOIN tape t ON t.lsn = f.lsn
+       WHERE f.tenant = ? AND ${range.sql} AND f.key > ? ORDER BY f.key LIMIT ?`,
+    )
+    .all(tenant, ...range.params, input.after ?? "", limit + 1) as { key: string; lsn: number; data: string }[];
+  const more = rows.length > limit;
+  const facts = rows.slice(0, limit).map((r) => ({ key: r.key, value: JSON.parse(r.data), lsn: r.lsn }));
+  return { facts, next: more ? facts[facts.length - 1]!.key : null };
+}

@@ -1,0 +1,129 @@
+/**
+ * forget: a tape record that hides every matching record at or below its own
+ * LSN (I8) and purges their bytes from the database, the WAL and the FTS
+ * index (I9).
+ */
+import type { Database } from "bun:sqlite";
+import type { ForgetInput, Selector } from "../../schema/ops.ts";
+import type { ForgetResult } from "../../schema/results.ts";
+import { insertRow, prefixRange } from "./_tape.ts";
+
+interface Match {
+  lsn: number;
+  kind: string;
+  subject: string | null;
+  text: string | null;
+}
+
+/** What the objects layer must re-check after a forget: digests whose refs went. */
+export interface ForgetOutcome {
+  result: ForgetResult;
+  digests: string[];
+}
+
+/** The live rows of a tenant that a selector matches. */
+function matches(db: Database, tenant: string, sel: Selector): Match[] {
+  const base = "SELECT lsn, kind, subject, text FROM tape WHERE tenant = ? AND forgotten_by IS NULL AND ";
+  const q = (sql: string, ...params: (string | number)[]) => db.query(base + sql).all(tenant, ...params) as Match[];
+  if (sel.session !== undefined) return q("kind = 'turn' AND subject = ?", sel.session);
+  if (sel.session_prefix !== undefined) {
+    const r = prefixRange("subject", sel.session_prefix);
+    return q(`kind = 'turn' AND ${r.sql}`, ...r.params);
+  }
+  if (sel.turn !== undefined) return q("kind = 'turn' AND lsn = ?", sel.turn);
+  if (sel.fact !== undefined) return q("kind = 'fact' AND subject = ?", sel.fact);
+  if (sel.fact_prefix !== undefined) {
+    const r = prefixRange("subject", sel.fact_prefix);
+    return q(`kind = 'fact' AND ${r.sql}`, ...r.params);
+  }
+  if (sel.object !== undefined) return q("kind = 'object' AND subject = ?", sel.object);
+  if (sel.link !== undefined) return q("kind = 'link' AND lsn = ?", sel.link);
+  if (sel.before !== undefined) return q("kind IN ('turn', 'fact', 'link', 'object') AND ts < ?", Date.parse(sel.before));
+  return [];
+}
+
+/** Runs a forget (or counts it, with dry_run). */
+export function forget(db: Database, tenant: string, input: ForgetInput): ForgetOutcome {
+  if (input.dry_run) {
+    return { result: { lsn: null, hidden: matches(db, tenant, input.selector).length, dry_run: true }, digests: [] };
+  }
+  const outcome = db.transaction((): ForgetOutcome => {
+    const found = matches(db, tenant, input.selector);
+    const lsn = insertRow(db, {
+      tenant,
+      kind: "forget",
+      ts: Date.now(),
+      subject: null,
+      idemKey: null,
+      opHash: null,
+      contentHash: null,
+      bytes: 0,
+      text: null,
+      data: JSON.stringify({ selector: input.selector, hidden: found.length }),
+    });
+    purge(db, found, lsn);
+    recomputeDerived(db, tenant, found);
+    const digests = [...new Set(found.filter((m) => m.kind === "object").map((m) => m.subject!))];
+    return { result: { lsn, hidden: found.length, dry_run: false }, digests };
+  }).immediate();
+  if (outcome.result.hidden > 0) checkpoint(db);
+  return outcome;
+}
+
+/** Removes matched rows' bytes: from the FTS index first (it needs the old text), then the tape. */
+function purge(db: Database, found: Match[], forgetLsn: number): void {
+  const ftsDelete = db.query("INSERT INTO fts (fts, rowid, text) VALUES ('delete', ?, ?)");
+  const blank = db.query(
+    `UPDATE tape SET subject = NULL, content_hash = NULL, bytes = 0, text = NULL, data = NULL, forgotten_by = ?
+     WHERE lsn = ?`,
+  );
+  for (const m of found) {
+    if (m.text !== null) ftsDelete.run(m.lsn, m.text);
+    blank.run(forgetLsn, m.lsn);
+  }
+}
+
+/** Brings sessions and facts back in line with the live tape rows. */
+function recomputeDerived(db: Database, tenant: string, found: Match[]): void {
+  const sessionNames = new Set(found.filter((m) => m.kind === "turn").map((m) => m.subject!));
+  for (const name of sessionNames) {
+    const agg = db
+      .query(
+        `SELECT count(*) AS turns, min(lsn) AS first_lsn, max(lsn) AS last_lsn, coalesce(sum(bytes), 0) AS bytes
+         FROM tape WHERE tenant = ? AND kind = 'turn' AND subject = ? AND forgotten_by IS NULL`,
+      )
+      .get(tenant, name) as { turns: number; first_lsn: number; last_lsn: number; bytes: number };
+    if (agg.turns === 0) db.query("DELETE FROM sessions WHERE tenant = ? AND name = ?").run(tenant, name);
+    else
+      db.query("UPDATE sessions SET turns = ?, first_lsn = ?, last_lsn = ?, bytes = ? WHERE tenant = ? AND name = ?").run(
+        agg.turns,
+        agg.first_lsn,
+        agg.last_lsn,
+        agg.bytes,
+        tenant,
+        name,
+      );
+  }
+  const factKeys = new Set(found.filter((m) => m.kind === "fact").map((m) => m.subject!));
+  for (const key of factKeys) {
+    const live = db
+      .query("SELECT max(lsn) AS lsn FROM tape WHERE tenant = ? AND kind = 'fact' AND subject = ? AND forgotten_by IS NULL")
+      .get(tenant, key) as { lsn: number | null };
+    if (live.lsn === null) db.query("DELETE FROM facts WHERE tenant = ? AND key = ?").run(tenant, key);
+    else db.query("UPDATE facts SET lsn = ? WHERE tenant = ? AND key = ?").run(live.lsn, tenant, key);
+  }
+}
+
+/**
+ * Copies the WAL into the database and truncates it, so the purged bytes
+ * leave the WAL file too (https://sqlite.org/pragma.html#pragma_wal_checkpoint).
+ * Another process's open read can hold the WAL; then it is retried briefly.
+ */
+export function checkpoint(db: Database): boolean {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const r = db.query("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number };
+    if (r.busy === 0) return true;
+    Bun.sleepSync(25);
+  }
+  return false;
+}

@@ -1,0 +1,58 @@
+/**
+ * Opens the SQLite store of DESIGN.md section 4a. This folder is the only
+ * importer of bun:sqlite (STYLE.md habit 1).
+ */
+import { Database } from "bun:sqlite";
+import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { ZeroDbError, toZeroDbError } from "../../errors.ts";
+import { migrate } from "./migrate.ts";
+
+/** The store file's name inside the data dir. */
+export const DB_FILE = "zerodb.sqlite";
+
+/** Opens (creating if needed) the store database of a data dir. */
+export function openDatabase(dataDir: string): Database {
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw new ZeroDbError("unavailable", `cannot create the data dir ${dataDir}`, { cause: err });
+  }
+  if (!statSync(dataDir).isDirectory()) throw new ZeroDbError("invalid_input", `data dir ${dataDir} is not a directory`, { field: "data_dir" });
+  const file = join(dataDir, DB_FILE);
+  const isNew = !existsSync(file);
+  let db: Database;
+  try {
+    db = new Database(file, { create: true, readwrite: true, strict: true });
+  } catch (err) {
+    throw openError(err, file);
+  }
+  try {
+    if (isNew) chmodSync(file, 0o600);
+    // Wait for other processes' locks rather than failing (D5).
+    db.run("PRAGMA busy_timeout = 10000");
+    const mode = (db.query("PRAGMA journal_mode = WAL").get() as { journal_mode: string }).journal_mode;
+    if (mode !== "wal") throw new ZeroDbError("unavailable", `the store could not switch to WAL mode (it is in ${mode})`);
+    // I2: every commit is fsynced before it is acknowledged.
+    db.run("PRAGMA synchronous = FULL");
+    db.run("PRAGMA foreign_keys = ON");
+    // I9: deleted content is overwritten with zeros, not left in free space.
+    db.run("PRAGMA secure_delete = ON");
+    migrate(db);
+    // A damaged header or first pages show up here, not on the first write.
+    db.query("SELECT count(*) FROM sqlite_schema").get();
+    return db;
+  } catch (err) {
+    db.close();
+    throw openError(err, file);
+  }
+}
+
+function openError(err: unknown, file: string): ZeroDbError {
+  const e = toZeroDbError(err);
+  if (e.code === "corrupt") {
+    return new ZeroDbError("corrupt", `the store file ${file} is damaged or not a zerodb store: run \`zerodb doctor\``, { cause: err });
+  }
+  if (e.code === "internal") return new ZeroDbError("unavailable", `cannot open the store at ${file}`, { cause: err });
+  return e;
+}

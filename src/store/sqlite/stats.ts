@@ -1,0 +1,94 @@
+/** stats: counts and sizes per kind, payload histogram, repeats (DESIGN.md D7). */
+import type { Database } from "bun:sqlite";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { StatsResult } from "../../schema/results.ts";
+import { DB_FILE } from "./open.ts";
+
+/** Upper bounds of the payload histogram's buckets, in bytes (the last is open). */
+const BUCKETS = [256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304];
+
+/** Figures for one tenant, plus the store's size on disk. */
+export function stats(db: Database, tenant: string, dataDir: string): StatsResult {
+  const kinds = db
+    .query(
+      `SELECT kind, count(*) AS count, coalesce(sum(bytes), 0) AS bytes FROM tape
+       WHERE tenant = ? AND forgotten_by IS NULL GROUP BY kind`,
+    )
+    .all(tenant) as { kind: string; count: number; bytes: number }[];
+  const of = (k: string) => {
+    const r = kinds.find((x) => x.kind === k);
+    return { count: r?.count ?? 0, bytes: r?.bytes ?? 0 };
+  };
+  const facts = db
+    .query("SELECT count(*) AS count, coalesce(sum(t.bytes), 0) AS bytes FROM facts f JOIN tape t ON t.lsn = f.lsn WHERE f.tenant = ?")
+    .get(tenant) as { count: number; bytes: number };
+  const one = (sql: string) => Object.values(db.query(sql).get(tenant) as Record<string, number | null>)[0] ?? 0;
+  const caseSql = BUCKETS.map((b, i) => `WHEN bytes <= ${b} THEN ${i}`).join(" ");
+  const hist = db
+    .query(
+      `SELECT CASE ${caseSql} ELSE ${BUCKETS.length} END AS bucket, count(*) AS count FROM tape
+       WHERE tenant = ? AND kind = 'turn' AND forgotten_by IS NULL GROUP BY bucket`,
+    )
+    .all(tenant) as { bucket: number; count: number }[];
+  const payload_histogram = [...BUCKETS, null].map((le, i) => ({ le, count: hist.find((h) => h.bucket === i)?.count ?? 0 }));
+  const rep = db
+    .query(
+      `SELECT coalesce(sum(c - 1), 0) AS turns, coalesce(sum((c - 1) * b), 0) AS bytes FROM (
+         SELECT count(*) AS c, max(bytes) AS b FROM tape
+         WHERE tenant = ? AND kind = 'turn' AND forgotten_by IS NULL GROUP BY content_hash HAVING count(*) > 1)`,
+    )
+    .get(tenant) as { turns: number; bytes: number };
+  const turns = of("turn");
+  return {
+    tenant,
+    last_lsn: one("SELECT max(lsn) FROM tape WHERE tenant = ?"),
+    turns,
+    sessions: one("SELECT count(*) FROM sessions WHERE tenant = ?"),
+    facts,
+    links: of("link"),
+    objects: of("object"),
+    forgets: one("SELECT count(*) FROM tape WHERE tenant = ? AND kind = 'forget'"),
+    forgotten: one("SELECT count(*) FROM tape WHERE tenant = ? AND forgotten_by IS NOT NULL"),
+    payload_histogram,
+    repeated: {
+      turns: rep.turns,
+      bytes: rep.bytes,
+      share: turns.bytes > 0 ? Math.round((rep.bytes / turns.bytes) * 1e4) / 1e4 : 0,
+    },
+    redactions: one(
+      `SELECT coalesce(sum(json_extract(data, '$.meta.redacted')), 0) FROM tape
+       WHERE tenant = ? AND kind = 'turn' AND forgotten_by IS NULL AND json_type(data, '$.meta.redacted') = 'integer'`,
+    ),
+    disk: {
+      store_bytes: sizeOf(join(dataDir, DB_FILE)),
+      wal_bytes: sizeOf(join(dataDir, `${DB_FILE}-wal`)),
+      object_bytes: treeSize(join(dataDir, "objects")),
+    },
+  };
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Bytes of every file under a directory (0 when it does not exist). */
+function treeSize(dir: string): number {
+  let total = 0;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) total += treeSize(p);
+    else if (e.isFile()) total += sizeOf(p);
+  }
+  return total;
+}

@@ -1,0 +1,114 @@
+/** The SQLite engine behind the Store and Memory interfaces. */
+import type { Database } from "bun:sqlite";
+import { ZeroDbError, invalid, toZeroDbError } from "../../errors.ts";
+import * as In from "../../schema/ops.ts";
+import { parseInput } from "../../schema/parse.ts";
+import type { CheckResult, Memory, Store } from "../types.ts";
+import { factGet, factList, factSet } from "./facts.ts";
+import { forget } from "./forget.ts";
+import { openDatabase } from "./open.ts";
+import { search } from "./search.ts";
+import { stats } from "./stats.ts";
+import { exportRows, importRecords } from "./transfer.ts";
+import { append, read, sessions } from "./turns.ts";
+
+/** Tenant names: short, lowercase, safe in any path or header. */
+export const TENANT_RE = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
+
+/** Checks a tenant name, throwing invalid_input naming `field`. */
+export function checkTenant(tenant: string, field = "tenant"): string {
+  if (!TENANT_RE.test(tenant)) throw invalid(field, "must be 1–64 characters of a-z, 0-9, '_', '.', '-', starting with a letter or digit");
+  return tenant;
+}
+
+/** Hooks other parts of the store (objects) add to the engine. */
+export interface SqliteStoreHooks {
+  /** Called after a forget commits, with the digests whose refs it hid. */
+  afterForget?: (digests: string[]) => void;
+}
+
+/** The SQLite store of a data dir, plus the raw handle for the parts built on it. */
+export interface SqliteStore extends Store {
+  /** The database, for modules of this engine (objects, tokens) only. */
+  readonly db: Database;
+  /** Adds hooks (the objects layer registers its blob collection here). */
+  hook(hooks: SqliteStoreHooks): void;
+}
+
+/** Opens the store of a data dir. */
+export function openSqliteStore(dataDir: string): SqliteStore {
+  const db = openDatabase(dataDir);
+  const hooks: SqliteStoreHooks[] = [];
+  let closed = false;
+
+  /** Runs an operation, mapping every failure to a ZeroDbError. */
+  const run = async <T>(fn: () => T): Promise<T> => {
+    if (closed) throw new ZeroDbError("unavailable", "the store is closed");
+    try {
+      return fn();
+    } catch (err) {
+      throw toZeroDbError(err);
+    }
+  };
+
+  const memory = (tenant: string): Memory => {
+    checkTenant(tenant);
+    return {
+      tenant,
+      append: (i) => run(() => append(db, tenant, parseInput(In.AppendInput, i))),
+      read: (i) => run(() => read(db, tenant, parseInput(In.ReadInput, i))),
+      sessions: (i) => run(() => sessions(db, tenant, parseInput(In.SessionsInput, i ?? {}))),
+      search: (i) => run(() => search(db, tenant, parseInput(In.SearchInput, i))),
+      factSet: (i) => run(() => factSet(db, tenant, parseInput(In.FactSetInput, i))),
+      factGet: (i) => run(() => factGet(db, tenant, parseInput(In.FactGetInput, i))),
+      factList: (i) => run(() => factList(db, tenant, parseInput(In.FactListInput, i ?? {}))),
+      forget: (i) =>
+        run(() => {
+          const outcome = forget(db, tenant, parseInput(In.ForgetInput, i));
+          if (outcome.digests.length > 0) for (const h of hooks) h.afterForget?.(outcome.digests);
+          return outcome.result;
+        }),
+      stats: (i) =>
+        run(() => {
+          parseInput(In.StatsInput, i ?? {});
+          return stats(db, tenant, dataDir);
+        }),
+    };
+  };
+
+  return {
+    dataDir,
+    db,
+    memory,
+    hook: (h) => void hooks.push(h),
+    async *exportTape(opts = {}) {
+      if (opts.tenant !== undefined) checkTenant(opts.tenant);
+      try {
+        yield* exportRows(db, opts.tenant);
+      } catch (err) {
+        throw toZeroDbError(err);
+      }
+    },
+    importTape: async (records) => {
+      try {
+        return await importRecords(db, records);
+      } catch (err) {
+        throw toZeroDbError(err);
+      }
+    },
+    check: (opts = {}) =>
+      run((): CheckResult => {
+        const pragma = opts.full ? "integrity_check" : "quick_check";
+        const rows = db.query(`PRAGMA ${pragma}`).all() as Record<string, string>[];
+        const problems = rows.map((r) => Object.values(r)[0]).filter((v) => v !== "ok");
+        if (problems.length > 0) return { ok: false, detail: `${pragma}: ${problems.slice(0, 3).join("; ")}` };
+        if (opts.full) db.run("INSERT INTO fts (fts, rank) VALUES ('integrity-check', 1)");
+        return { ok: true, detail: `${pragma}: ok` };
+      }),
+    close: () => {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}

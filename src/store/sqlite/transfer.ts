@@ -1,0 +1,147 @@
+/** export and import of the tape as JSONL records (DESIGN.md 6.3). */
+import type { Database } from "bun:sqlite";
+import { ZeroDbError } from "../../errors.ts";
+import { parseInput } from "../../schema/parse.ts";
+import { TapeRecord } from "../../schema/tape.ts";
+import { sha256 } from "../../util/hash.ts";
+import { insertRow, isoTime } from "./_tape.ts";
+
+interface Row {
+  lsn: number;
+  tenant: string;
+  kind: TapeRecord["kind"];
+  ts: number;
+  subject: string | null;
+  idem_key: string | null;
+  op_hash: Uint8Array | null;
+  text: string | null;
+  data: string | null;
+  forgotten_by: number | null;
+}
+
+/** Every tape row in LSN order, as records. One statement: one snapshot. */
+export function* exportRows(db: Database, tenant?: string): Generator<TapeRecord> {
+  const sql = `SELECT lsn, tenant, kind, ts, subject, idem_key, op_hash, text, data, forgotten_by FROM tape
+               ${tenant ? "WHERE tenant = ?" : ""} ORDER BY lsn`;
+  const stmt = db.query(sql);
+  for (const row of (tenant ? stmt.iterate(tenant) : stmt.iterate()) as IterableIterator<Row>) yield toRecord(row);
+}
+
+function toRecord(row: Row): TapeRecord {
+  const base = {
+    lsn: row.lsn,
+    tenant: row.tenant,
+    ts: isoTime(row.ts),
+    ...(row.idem_key !== null ? { idem_key: row.idem_key } : {}),
+    ...(row.op_hash !== null ? { op_hash: Buffer.from(row.op_hash).toString("hex") } : {}),
+  };
+  if (row.forgotten_by !== null) {
+    return { ...base, kind: row.kind as "turn", forgotten_by: row.forgotten_by };
+  }
+  const data = JSON.parse(row.data ?? "null");
+  switch (row.kind) {
+    case "turn":
+      return { ...base, kind: "turn", session: row.subject!, role: data.role, content: row.text!, meta: data.meta ?? {} };
+    case "fact":
+      return { ...base, kind: "fact", key: row.subject!, value: data };
+    case "forget":
+      return { ...base, kind: "forget", selector: data.selector, hidden: data.hidden };
+    case "link":
+      return { ...base, kind: "link", url: data.url, title: data.title ?? null, note: data.note ?? null };
+    case "object":
+      return { ...base, kind: "object", object: row.subject!, size: data.size, type: data.type, name: data.name ?? null };
+  }
+}
+
+/** The text a link is found by: its title, note and URL. */
+export function linkText(link: { url: string; title?: string | null; note?: string | null }): string {
+  return [link.title, link.note, link.url].filter((s) => s).join("\n");
+}
+
+/**
+ * Restores records into an empty store in one transaction, keeping their LSNs
+ * and deriving sessions, facts and the index as the live writes do.
+ */
+export async function importRecords(db: Database, records: AsyncIterable<unknown>): Promise<{ records: number; last_lsn: number }> {
+  const existing = db.query("SELECT count(*) AS n FROM tape").get() as { n: number };
+  if (existing.n > 0) throw new ZeroDbError("conflict", "import needs an empty store: this one already holds records");
+  const parsed: TapeRecord[] = [];
+  let last = 0;
+  let line = 0;
+  for await (const raw of records) {
+    line++;
+    const rec = parseInput(TapeRecord, raw, `line ${line}`);
+    if (rec.lsn <= last) throw new ZeroDbError("invalid_input", `line ${line}: lsn ${rec.lsn} is not greater than ${last}`, { field: `line ${line}.lsn` });
+    last = rec.lsn;
+    parsed.push(rec);
+  }
+  db.transaction(() => {
+    for (const rec of parsed) restore(db, rec);
+  }).immediate();
+  return { records: parsed.length, last_lsn: last };
+}
+
+function restore(db: Database, rec: TapeRecord): void {
+  const common = {
+    lsn: rec.lsn,
+    tenant: rec.tenant,
+    ts: Date.parse(rec.ts),
+    idemKey: rec.idem_key ?? null,
+    opHash: rec.op_hash ? Buffer.from(rec.op_hash, "hex") : null,
+  };
+  if ("forgotten_by" in rec) {
+    insertRow(db, { ...common, kind: rec.kind, subject: null, contentHash: null, bytes: 0, text: null, data: null });
+    db.query("UPDATE tape SET forgotten_by = ? WHERE lsn = ?").run(rec.forgotten_by, rec.lsn);
+    return;
+  }
+  switch (rec.kind) {
+    case "turn": {
+      const bytes = Buffer.byteLength(rec.content, "utf8");
+      const meta = Object.keys(rec.meta).length > 0 ? rec.meta : undefined;
+      insertRow(db, {
+        ...common,
+        kind: "turn",
+        subject: rec.session,
+        contentHash: sha256(rec.content).subarray(0, 16),
+        bytes,
+        text: rec.content,
+        data: JSON.stringify(meta ? { role: rec.role, meta } : { role: rec.role }),
+      });
+      db.query(
+        `INSERT INTO sessions (tenant, name, turns, first_lsn, last_lsn, bytes) VALUES (?, ?, 1, ?, ?, ?)
+         ON CONFLICT (tenant, name) DO UPDATE SET turns = turns + 1, last_lsn = excluded.last_lsn, bytes = bytes + excluded.bytes`,
+      ).run(rec.tenant, rec.session, rec.lsn, rec.lsn, bytes);
+      return;
+    }
+    case "fact": {
+      const value = JSON.stringify(rec.value);
+      insertRow(db, { ...common, kind: "fact", subject: rec.key, contentHash: null, bytes: Buffer.byteLength(value), text: null, data: value });
+      db.query("INSERT INTO facts (tenant, key, lsn) VALUES (?, ?, ?) ON CONFLICT (tenant, key) DO UPDATE SET lsn = excluded.lsn").run(
+        rec.tenant,
+        rec.key,
+        rec.lsn,
+      );
+      return;
+    }
+    case "forget":
+      insertRow(db, { ...common, kind: "forget", subject: null, contentHash: null, bytes: 0, text: null, data: JSON.stringify({ selector: rec.selector, hidden: rec.hidden }) });
+      return;
+    case "link": {
+      const data = { url: rec.url, title: rec.title, note: rec.note };
+      const text = linkText(data);
+      insertRow(db, { ...common, kind: "link", subject: null, contentHash: null, bytes: Buffer.byteLength(text), text, data: JSON.stringify(data) });
+      return;
+    }
+    case "object":
+      insertRow(db, {
+        ...common,
+        kind: "object",
+        subject: rec.object,
+        contentHash: null,
+        bytes: rec.size,
+        text: null,
+        data: JSON.stringify({ size: rec.size, type: rec.type, name: rec.name }),
+      });
+      return;
+  }
+}

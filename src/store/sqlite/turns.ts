@@ -1,0 +1,119 @@
+/** append, read and sessions on the SQLite tape (DESIGN.md section 5). */
+import type { Database } from "bun:sqlite";
+import { PAGE_DEFAULT } from "../../limits.ts";
+import type { AppendInput, ReadInput, SessionsInput } from "../../schema/ops.ts";
+import type { AppendResult, ReadResult, SessionsResult, Turn } from "../../schema/results.ts";
+import { sha256 } from "../../util/hash.ts";
+import { canonicalJson } from "../../util/json.ts";
+import { insertRow, isoTime, prefixRange, priorWrite } from "./_tape.ts";
+
+/** Appends a batch in one BEGIN IMMEDIATE transaction: all entries or none. */
+export function append(db: Database, tenant: string, input: AppendInput): AppendResult {
+  // Hashing happens before the write lock is taken, to keep it short.
+  const prepared = input.entries.map((e) => {
+    const meta = e.meta as Record<string, unknown> | undefined;
+    return {
+      ...e,
+      meta,
+      bytes: Buffer.byteLength(e.content, "utf8"),
+      contentHash: sha256(e.content).subarray(0, 16),
+      opHash: e.idem_key ? sha256(canonicalJson(["turn", input.session, e.role, e.content, meta ?? {}])) : null,
+      data: JSON.stringify(meta ? { role: e.role, meta } : { role: e.role }),
+    };
+  });
+  return db.transaction((): AppendResult => {
+    const out: AppendResult["entries"] = [];
+    const ts = Date.now();
+    let added = 0;
+    let bytes = 0;
+    let first = 0;
+    let last = 0;
+    for (const [i, e] of prepared.entries()) {
+      if (e.idem_key) {
+        const prior = priorWrite(db, tenant, e.idem_key, e.opHash!, `entries.${i}.idem_key`);
+        if (prior !== undefined) {
+          out.push({ lsn: prior, duplicate: true });
+          continue;
+        }
+      }
+      const lsn = insertRow(db, {
+        tenant,
+        kind: "turn",
+        ts,
+        subject: input.session,
+        idemKey: e.idem_key ?? null,
+        opHash: e.opHash,
+        contentHash: e.contentHash,
+        bytes: e.bytes,
+        text: e.content,
+        data: e.data,
+      });
+      out.push({ lsn, duplicate: false });
+      if (first === 0) first = lsn;
+      last = lsn;
+      added++;
+      bytes += e.bytes;
+    }
+    if (added > 0) {
+      db.query(
+        `INSERT INTO sessions (tenant, name, turns, first_lsn, last_lsn, bytes) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tenant, name) DO UPDATE SET turns = turns + excluded.turns,
+           last_lsn = excluded.last_lsn, bytes = bytes + excluded.bytes`,
+      ).run(tenant, input.session, added, first, last, bytes);
+    }
+    return { entries: out };
+  }).immediate();
+}
+
+interface TurnRow {
+  lsn: number;
+  ts: number;
+  subject: string;
+  idem_key: string | null;
+  text: string;
+  data: string;
+}
+
+/** Turns a tape row of kind turn into the Turn shape. */
+export function rowToTurn(row: TurnRow): Turn {
+  const data = JSON.parse(row.data) as { role: Turn["role"]; meta?: Record<string, unknown> };
+  return {
+    lsn: row.lsn,
+    session: row.subject,
+    role: data.role,
+    content: row.text,
+    meta: data.meta ?? {},
+    ...(row.idem_key ? { idem_key: row.idem_key } : {}),
+    ts: isoTime(row.ts),
+  };
+}
+
+/** A page of a session after an LSN; one statement, so one snapshot (I4). */
+export function read(db: Database, tenant: string, input: ReadInput): ReadResult {
+  const limit = input.limit ?? PAGE_DEFAULT;
+  const rows = db
+    .query(
+      `SELECT lsn, ts, subject, idem_key, text, data FROM tape
+       WHERE tenant = ? AND kind = 'turn' AND subject = ? AND forgotten_by IS NULL AND lsn > ?
+       ORDER BY lsn LIMIT ?`,
+    )
+    .all(tenant, input.session, input.after ?? 0, limit + 1) as TurnRow[];
+  const more = rows.length > limit;
+  const turns = rows.slice(0, limit).map(rowToTurn);
+  return { turns, next: more ? turns[turns.length - 1]!.lsn : null };
+}
+
+/** Sessions by name, after a name, under a prefix. */
+export function sessions(db: Database, tenant: string, input: SessionsInput): SessionsResult {
+  const limit = input.limit ?? PAGE_DEFAULT;
+  const range = prefixRange("name", input.prefix);
+  const rows = db
+    .query(
+      `SELECT name, turns, first_lsn, last_lsn, bytes FROM sessions
+       WHERE tenant = ? AND ${range.sql} AND name > ? ORDER BY name LIMIT ?`,
+    )
+    .all(tenant, ...range.params, input.after ?? "", limit + 1) as SessionsResult["sessions"];
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  return { sessions: page, next: more ? page[page.length - 1]!.name : null };
+}

@@ -1,0 +1,56 @@
+/**
+ * The narrow interfaces every door talks to. `Memory` is one tenant's view of
+ * the operations of DESIGN.md section 5; `Store` is the engine that hands out
+ * memories and owns the whole-store work (export, import, checks). A second
+ * engine (or the HTTP client) implements the same interfaces.
+ */
+import type { z } from "zod";
+import type * as In from "../schema/ops.ts";
+import type * as Out from "../schema/results.ts";
+import type { TapeRecord } from "../schema/tape.ts";
+
+/** One tenant's operations. Inputs are validated by the implementation. */
+export interface Memory {
+  /** The tenant every operation acts in. */
+  readonly tenant: string;
+  /** Appends 1–256 entries to a session, all or nothing. */
+  append(input: z.input<typeof In.AppendInput>): Promise<Out.AppendResult>;
+  /** A page of a session's turns after an LSN. */
+  read(input: z.input<typeof In.ReadInput>): Promise<Out.ReadResult>;
+  /** Sessions by name. */
+  sessions(input: z.input<typeof In.SessionsInput>): Promise<Out.SessionsResult>;
+  /** Full-text search in BM25 order. */
+  search(input: z.input<typeof In.SearchInput>): Promise<Out.SearchResult>;
+  /** Sets a fact, superseding its old value. */
+  factSet(input: z.input<typeof In.FactSetInput>): Promise<Out.WriteResult>;
+  /** The current value of a fact, or not_found. */
+  factGet(input: z.input<typeof In.FactGetInput>): Promise<Out.Fact>;
+  /** Current facts by key. */
+  factList(input: z.input<typeof In.FactListInput>): Promise<Out.FactListResult>;
+  /** Hides and purges everything a selector matches. */
+  forget(input: z.input<typeof In.ForgetInput>): Promise<Out.ForgetResult>;
+  /** Counts and sizes (D7). */
+  stats(input?: z.input<typeof In.StatsInput>): Promise<Out.StatsResult>;
+}
+
+/** Result of a store check (`zerodb doctor`). */
+export interface CheckResult {
+  ok: boolean;
+  detail: string;
+}
+
+/** The engine: memories per tenant plus whole-store work. */
+export interface Store {
+  /** Where the store lives, for messages. */
+  readonly dataDir: string;
+  /** One tenant's memory. */
+  memory(tenant: string): Memory;
+  /** Every tape record of every tenant (or one), in LSN order. */
+  exportTape(opts?: { tenant?: string }): AsyncIterable<TapeRecord>;
+  /** Restores exported records into an empty store, keeping their LSNs. */
+  importTape(records: AsyncIterable<unknown>): Promise<{ records: number; last_lsn: number }>;
+  /** `PRAGMA quick_check` (or integrity_check with `full`). */
+  check(opts?: { full?: boolean }): Promise<CheckResult>;
+  /** Closes the store; later calls fail. */
+  close(): void;
+}
