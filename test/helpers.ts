@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-/** The compiled binary the end-to-end tests drive (built by `npm test`). */
-export const ZERODB = resolve(import.meta.dir, "..", "dist", "zerodb");
+/** The compiled binary the end-to-end tests drive (built by `npm test`; `ZERODB_BIN` overrides). */
+export const ZERODB = process.env.ZERODB_BIN ? resolve(process.env.ZERODB_BIN) : resolve(import.meta.dir, "..", "dist", "zerodb");
 
 /** The source entry, for tests that run from source (`bun src/main.ts`). */
 export const ZERODB_SRC = resolve(import.meta.dir, "..", "src", "main.ts");
