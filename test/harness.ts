@@ -19,13 +19,15 @@ export const HARNESS_DIR = resolve(import.meta.dir, "..", ".harnesses");
 
 /** Path of an installed CLI, installing it first when needed; undefined (with a warning) when it cannot be had. */
 export async function harnessBin(name: keyof typeof HARNESS_PACKAGES): Promise<string | undefined> {
-  const bin = join(HARNESS_DIR, "node_modules", ".bin", name);
+  // Each CLI in a prefix of its own: a --no-save install would prune the others.
+  const prefix = join(HARNESS_DIR, name);
+  const bin = join(prefix, "node_modules", ".bin", name);
   if (existsSync(bin)) return bin;
   if (process.env.ZERODB_NO_HARNESS_INSTALL) {
     console.warn(`skipping: ${name} is not installed and ZERODB_NO_HARNESS_INSTALL is set`);
     return undefined;
   }
-  mkdirSync(HARNESS_DIR, { recursive: true });
+  mkdirSync(prefix, { recursive: true });
   const lock = join(HARNESS_DIR, `.lock-${name}`);
   // One installer at a time across test processes: mkdir is atomic.
   for (let i = 0; ; i++) {
@@ -40,7 +42,7 @@ export async function harnessBin(name: keyof typeof HARNESS_PACKAGES): Promise<s
   }
   try {
     if (existsSync(bin)) return bin;
-    const proc = Bun.spawn(["npm", "install", "--prefix", HARNESS_DIR, "--no-save", "--no-audit", "--no-fund", HARNESS_PACKAGES[name]], {
+    const proc = Bun.spawn(["npm", "install", "--prefix", prefix, "--no-save", "--no-audit", "--no-fund", HARNESS_PACKAGES[name]], {
       stdout: "ignore",
       stderr: "pipe",
     });
