@@ -56,3 +56,15 @@ const ObjectRecord = z.strictObject({
 /** One exported tape record. */
 export const TapeRecord = z.union([Forgotten, TurnRecord, FactRecord, ForgetRecord, LinkRecord, ObjectRecord]);
 export type TapeRecord = z.infer<typeof TapeRecord>;
+
+const BY_KIND = { turn: TurnRecord, fact: FactRecord, forget: ForgetRecord, link: LinkRecord, object: ObjectRecord } as const;
+
+/**
+ * The schema a raw record must match, picked by its shape, so an error names
+ * the offending field rather than "no union member matched".
+ */
+export function tapeRecordSchema(raw: unknown): z.ZodType<TapeRecord> {
+  if (raw && typeof raw === "object" && "forgotten_by" in raw) return Forgotten;
+  const kind = (raw as { kind?: unknown } | null)?.kind;
+  return typeof kind === "string" && kind in BY_KIND ? BY_KIND[kind as keyof typeof BY_KIND] : TapeRecord;
+}

@@ -2,7 +2,7 @@
 import type { Database } from "bun:sqlite";
 import { ZeroDbError } from "../../errors.ts";
 import { parseInput } from "../../schema/parse.ts";
-import { TapeRecord } from "../../schema/tape.ts";
+import { type TapeRecord, tapeRecordSchema } from "../../schema/tape.ts";
 import { sha256 } from "../../util/hash.ts";
 import { insertRow, isoTime } from "./_tape.ts";
 
@@ -70,7 +70,7 @@ export async function importRecords(db: Database, records: AsyncIterable<unknown
   let line = 0;
   for await (const raw of records) {
     line++;
-    const rec = parseInput(TapeRecord, raw, `line ${line}`);
+    const rec = parseInput(tapeRecordSchema(raw), raw, `line ${line}`);
     if (rec.lsn <= last) throw new ZeroDbError("invalid_input", `line ${line}: lsn ${rec.lsn} is not greater than ${last}`, { field: `line ${line}.lsn` });
     last = rec.lsn;
     parsed.push(rec);
