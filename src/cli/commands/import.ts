@@ -1,8 +1,32 @@
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
+import { openSync } from "node:fs";
 import { ZeroDbError } from "../../errors.ts";
 import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
+
+/** Splits a byte stream into lines, decoding each as strict UTF-8. */
+async function* utf8Lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<{ n: number; line: string }> {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let pending = new Uint8Array(0);
+  let n = 0;
+  const decode = (bytes: Uint8Array) => {
+    n++;
+    try {
+      return { n, line: decoder.decode(bytes) };
+    } catch {
+      throw new ZeroDbError("invalid_input", `line ${n}: not valid UTF-8`, { field: `line ${n}` });
+    }
+  };
+  for await (const chunk of stream) {
+    let buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    let start = 0;
+    for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, start)) {
+      yield decode(buf.subarray(start, i));
+      start = i + 1;
+    }
+    pending = buf.slice(start);
+  }
+  if (pending.length > 0) yield decode(pending);
+}
 
 /** `zerodb import FILE`: restore an export into an empty store, keeping LSNs. */
 export default zcommand({
@@ -11,23 +35,24 @@ export default zcommand({
   run: (args) =>
     withStore(args, async (store) => {
       const file = String(args.file);
-      const input = file === "-" ? process.stdin : createReadStream(file);
-      const lines = createInterface({ input, crlfDelay: Infinity });
-      async function* records() {
-        let n = 0;
+      // Open before anything else, so a missing file is one clear error.
+      if (file !== "-") {
         try {
-          for await (const line of lines) {
-            n++;
-            if (line.trim() === "") continue;
-            try {
-              yield JSON.parse(line) as unknown;
-            } catch {
-              throw new ZeroDbError("invalid_input", `line ${n}: not valid JSON`, { field: `line ${n}` });
-            }
-          }
+          openSync(file, "r");
         } catch (err) {
-          if ((err as { code?: string }).code === "ENOENT") throw new ZeroDbError("not_found", `no such file: ${file}`, { field: "file" });
-          throw err;
+          const code = (err as { code?: string }).code;
+          throw new ZeroDbError(code === "ENOENT" ? "not_found" : "invalid_input", `cannot read ${file} (${code ?? "error"})`, { field: "file" });
+        }
+      }
+      const stream = file === "-" ? Bun.stdin.stream() : Bun.file(file).stream();
+      async function* records() {
+        for await (const { n, line } of utf8Lines(stream)) {
+          if (line.trim() === "") continue;
+          try {
+            yield JSON.parse(line) as unknown;
+          } catch {
+            throw new ZeroDbError("invalid_input", `line ${n}: not valid JSON`, { field: `line ${n}` });
+          }
         }
       }
       return store.importTape(records());

@@ -63,22 +63,28 @@ export function linkText(link: { url: string; title?: string | null; note?: stri
  * and deriving sessions, facts and the index as the live writes do.
  */
 export async function importRecords(db: Database, records: AsyncIterable<unknown>): Promise<{ records: number; last_lsn: number }> {
-  const existing = db.query("SELECT count(*) AS n FROM tape").get() as { n: number };
-  if (existing.n > 0) throw new ZeroDbError("conflict", "import needs an empty store: this one already holds records");
-  const parsed: TapeRecord[] = [];
-  let last = 0;
-  let line = 0;
-  for await (const raw of records) {
-    line++;
-    const rec = parseInput(tapeRecordSchema(raw), raw, `line ${line}`);
-    if (rec.lsn <= last) throw new ZeroDbError("invalid_input", `line ${line}: lsn ${rec.lsn} is not greater than ${last}`, { field: `line ${line}.lsn` });
-    last = rec.lsn;
-    parsed.push(rec);
+  // One write transaction around the whole stream: all records or none. It is
+  // opened by hand because records arrive asynchronously, one line at a time,
+  // so nothing is held in memory but the current record.
+  db.run("BEGIN IMMEDIATE");
+  try {
+    const existing = db.query("SELECT count(*) AS n FROM tape").get() as { n: number };
+    if (existing.n > 0) throw new ZeroDbError("conflict", "import needs an empty store: this one already holds records");
+    let last = 0;
+    let line = 0;
+    for await (const raw of records) {
+      line++;
+      const rec = parseInput(tapeRecordSchema(raw), raw, `line ${line}`);
+      if (rec.lsn <= last) throw new ZeroDbError("invalid_input", `line ${line}: lsn ${rec.lsn} is not greater than ${last}`, { field: `line ${line}.lsn` });
+      last = rec.lsn;
+      restore(db, rec);
+    }
+    db.run("COMMIT");
+    return { records: line, last_lsn: last };
+  } catch (err) {
+    if (db.inTransaction) db.run("ROLLBACK");
+    throw err;
   }
-  db.transaction(() => {
-    for (const rec of parsed) restore(db, rec);
-  }).immediate();
-  return { records: parsed.length, last_lsn: last };
 }
 
 function restore(db: Database, rec: TapeRecord): void {
