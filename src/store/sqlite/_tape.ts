@@ -1,6 +1,8 @@
 /** Writing tape rows and checking idempotency keys (DESIGN.md D4, I3). */
 import type { Database } from "bun:sqlite";
 import { ZeroDbError } from "../../errors.ts";
+import { sha256 } from "../../util/hash.ts";
+import { storeIdOf } from "./identity.ts";
 
 /** A tape row to insert. */
 export interface NewRow {
@@ -18,16 +20,56 @@ export interface NewRow {
   data: string | null;
 }
 
+/**
+ * The checksum of a row's payload: 16 bytes of SHA-256 over the store's id,
+ * subject, text and data (the id makes another store's rows fail here).
+ */
+export function rowChecksum(storeId: string, subject: string | null, text: string | null, data: string | null): Uint8Array {
+  return sha256(`${storeId}\u0000${subject ?? ""}\u0000${text ?? ""}\u0000${data ?? ""}`).subarray(0, 16);
+}
+
+/** The columns a payload check needs. */
+export interface Checked {
+  lsn: number;
+  subject: string | null;
+  text: string | null;
+  data: string | null;
+  checksum: Uint8Array | null;
+}
+
+/**
+ * Refuses to serve a row whose bytes changed on disk since they were written
+ * (bytes overwritten in the file): `corrupt`, never wrong data.
+ */
+export function verifyRow<T extends Checked>(db: Database, row: T): T {
+  const expected = rowChecksum(storeIdOf(db), row.subject, row.text, row.data);
+  if (!row.checksum || Buffer.compare(Buffer.from(row.checksum), Buffer.from(expected)) !== 0) {
+    throw new ZeroDbError("corrupt", `record ${row.lsn} failed its checksum: the store file is damaged; run \`zerodb doctor\``);
+  }
+  return row;
+}
+
 /** Inserts one tape row and returns its LSN. */
 export function insertRow(db: Database, row: NewRow): number {
   const r = db
     .query(
-      `INSERT INTO tape (lsn, tenant, kind, ts, subject, idem_key, op_hash, content_hash, bytes, text, data)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING lsn`,
+      `INSERT INTO tape (lsn, tenant, kind, ts, subject, idem_key, op_hash, content_hash, bytes, text, data, checksum)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING lsn`,
     )
-    .get(row.lsn ?? null, row.tenant, row.kind, row.ts, row.subject, row.idemKey, row.opHash, row.contentHash, row.bytes, row.text, row.data) as {
-    lsn: number;
-  };
+    .get(
+      row.lsn ?? null,
+      row.tenant,
+      row.kind,
+      row.ts,
+      row.subject,
+      row.idemKey,
+      row.opHash,
+      row.contentHash,
+      row.bytes,
+      row.text,
+      row.data,
+      rowChecksum(storeIdOf(db), row.subject, row.text, row.data),
+    ) as { lsn: number };
   if (row.text !== null) db.query("INSERT INTO fts (rowid, text) VALUES (?, ?)").run(r.lsn, row.text);
   return r.lsn;
 }

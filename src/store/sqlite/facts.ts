@@ -6,7 +6,16 @@ import type { FactGetInput, FactListInput, FactSetInput } from "../../schema/ops
 import type { Fact, FactListResult, WriteResult } from "../../schema/results.ts";
 import { sha256 } from "../../util/hash.ts";
 import { canonicalJson } from "../../util/json.ts";
-import { insertRow, prefixRange, priorWrite } from "./_tape.ts";
+import { insertRow, prefixRange, priorWrite, verifyRow } from "./_tape.ts";
+
+interface FactRow {
+  key: string;
+  lsn: number;
+  subject: string | null;
+  text: string | null;
+  data: string;
+  checksum: Uint8Array | null;
+}
 
 /** Sets a fact: a new tape row, and the current pointer moves to it. */
 export function factSet(db: Database, tenant: string, input: FactSetInput): WriteResult {
@@ -41,9 +50,10 @@ export function factSet(db: Database, tenant: string, input: FactSetInput): Writ
 /** The current value of a fact; a missing key and a foreign one look the same (I5). */
 export function factGet(db: Database, tenant: string, input: FactGetInput): Fact {
   const row = db
-    .query("SELECT f.key, f.lsn, t.data FROM facts f JOIN tape t ON t.lsn = f.lsn WHERE f.tenant = ? AND f.key = ?")
-    .get(tenant, input.key) as { key: string; lsn: number; data: string } | null;
+    .query("SELECT f.key, f.lsn, t.subject, t.text, t.data, t.checksum FROM facts f JOIN tape t ON t.lsn = f.lsn WHERE f.tenant = ? AND f.key = ?")
+    .get(tenant, input.key) as FactRow | null;
   if (!row) throw notFound(`no fact with key ${JSON.stringify(input.key)}`, "key");
+  verifyRow(db, row);
   return { key: row.key, value: JSON.parse(row.data), lsn: row.lsn };
 }
 
@@ -53,11 +63,11 @@ export function factList(db: Database, tenant: string, input: FactListInput): Fa
   const range = prefixRange("f.key", input.prefix);
   const rows = db
     .query(
-      `SELECT f.key, f.lsn, t.data FROM facts f JOIN tape t ON t.lsn = f.lsn
+      `SELECT f.key, f.lsn, t.subject, t.text, t.data, t.checksum FROM facts f JOIN tape t ON t.lsn = f.lsn
        WHERE f.tenant = ? AND ${range.sql} AND f.key > ? ORDER BY f.key LIMIT ?`,
     )
-    .all(tenant, ...range.params, input.after ?? "", limit + 1) as { key: string; lsn: number; data: string }[];
+    .all(tenant, ...range.params, input.after ?? "", limit + 1) as FactRow[];
   const more = rows.length > limit;
-  const facts = rows.slice(0, limit).map((r) => ({ key: r.key, value: JSON.parse(r.data), lsn: r.lsn }));
+  const facts = rows.slice(0, limit).map((r) => ({ key: r.key, value: JSON.parse(verifyRow(db, r).data), lsn: r.lsn }));
   return { facts, next: more ? facts[facts.length - 1]!.key : null };
 }

@@ -74,7 +74,7 @@ export function forget(db: Database, tenant: string, input: ForgetInput): Forget
 function purge(db: Database, found: Match[], forgetLsn: number): void {
   const ftsDelete = db.query("INSERT INTO fts (fts, rowid, text) VALUES ('delete', ?, ?)");
   const blank = db.query(
-    `UPDATE tape SET subject = NULL, content_hash = NULL, bytes = 0, text = NULL, data = NULL, forgotten_by = ?
+    `UPDATE tape SET subject = NULL, content_hash = NULL, bytes = 0, text = NULL, data = NULL, checksum = NULL, forgotten_by = ?
      WHERE lsn = ?`,
   );
   for (const m of found) {

@@ -6,6 +6,7 @@ import { Database } from "bun:sqlite";
 import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ZeroDbError, toZeroDbError } from "../../errors.ts";
+import { loadIdentity } from "./identity.ts";
 import { migrate } from "./migrate.ts";
 
 /** The store file's name inside the data dir. */
@@ -41,6 +42,7 @@ export function openDatabase(dataDir: string): Database {
     migrate(db);
     // A damaged header or first pages show up here, not on the first write.
     db.query("SELECT count(*) FROM sqlite_schema").get();
+    loadIdentity(db, dataDir);
     return db;
   } catch (err) {
     db.close();
@@ -50,7 +52,7 @@ export function openDatabase(dataDir: string): Database {
 
 function openError(err: unknown, file: string): ZeroDbError {
   const e = toZeroDbError(err);
-  if (e.code === "corrupt") {
+  if (e.code === "corrupt" && !(err instanceof ZeroDbError)) {
     return new ZeroDbError("corrupt", `the store file ${file} is damaged or not a zerodb store: run \`zerodb doctor\``, { cause: err });
   }
   if (e.code === "internal") return new ZeroDbError("unavailable", `cannot open the store at ${file}`, { cause: err });

@@ -4,7 +4,7 @@ import { ZeroDbError } from "../../errors.ts";
 import { parseInput } from "../../schema/parse.ts";
 import { type TapeRecord, tapeRecordSchema } from "../../schema/tape.ts";
 import { sha256 } from "../../util/hash.ts";
-import { insertRow, isoTime } from "./_tape.ts";
+import { insertRow, isoTime, verifyRow } from "./_tape.ts";
 
 interface Row {
   lsn: number;
@@ -16,18 +16,19 @@ interface Row {
   op_hash: Uint8Array | null;
   text: string | null;
   data: string | null;
+  checksum: Uint8Array | null;
   forgotten_by: number | null;
 }
 
 /** Every tape row in LSN order, as records. One statement: one snapshot. */
 export function* exportRows(db: Database, tenant?: string): Generator<TapeRecord> {
-  const sql = `SELECT lsn, tenant, kind, ts, subject, idem_key, op_hash, text, data, forgotten_by FROM tape
+  const sql = `SELECT lsn, tenant, kind, ts, subject, idem_key, op_hash, text, data, checksum, forgotten_by FROM tape
                ${tenant ? "WHERE tenant = ?" : ""} ORDER BY lsn`;
   const stmt = db.query(sql);
-  for (const row of (tenant ? stmt.iterate(tenant) : stmt.iterate()) as IterableIterator<Row>) yield toRecord(row);
+  for (const row of (tenant ? stmt.iterate(tenant) : stmt.iterate()) as IterableIterator<Row>) yield toRecord(db, row);
 }
 
-function toRecord(row: Row): TapeRecord {
+function toRecord(db: Database, row: Row): TapeRecord {
   const base = {
     lsn: row.lsn,
     tenant: row.tenant,
@@ -38,6 +39,8 @@ function toRecord(row: Row): TapeRecord {
   if (row.forgotten_by !== null) {
     return { ...base, kind: row.kind as "turn", forgotten_by: row.forgotten_by };
   }
+  // An export is a backup: it must not copy damaged bytes as if they were good.
+  verifyRow(db, row);
   const data = JSON.parse(row.data ?? "null");
   switch (row.kind) {
     case "turn":

@@ -5,7 +5,7 @@ import type { AppendInput, ReadInput, SessionsInput } from "../../schema/ops.ts"
 import type { AppendResult, ReadResult, SessionsResult, Turn } from "../../schema/results.ts";
 import { sha256 } from "../../util/hash.ts";
 import { canonicalJson } from "../../util/json.ts";
-import { insertRow, isoTime, prefixRange, priorWrite } from "./_tape.ts";
+import { insertRow, isoTime, prefixRange, priorWrite, verifyRow } from "./_tape.ts";
 
 /** Appends a batch in one BEGIN IMMEDIATE transaction: all entries or none. */
 export function append(db: Database, tenant: string, input: AppendInput): AppendResult {
@@ -72,10 +72,12 @@ interface TurnRow {
   idem_key: string | null;
   text: string;
   data: string;
+  checksum: Uint8Array | null;
 }
 
-/** Turns a tape row of kind turn into the Turn shape. */
-export function rowToTurn(row: TurnRow): Turn {
+/** Turns a tape row of kind turn into the Turn shape, after checking its checksum. */
+export function rowToTurn(db: Database, row: TurnRow): Turn {
+  verifyRow(db, row);
   const data = JSON.parse(row.data) as { role: Turn["role"]; meta?: Record<string, unknown> };
   return {
     lsn: row.lsn,
@@ -93,13 +95,13 @@ export function read(db: Database, tenant: string, input: ReadInput): ReadResult
   const limit = input.limit ?? PAGE_DEFAULT;
   const rows = db
     .query(
-      `SELECT lsn, ts, subject, idem_key, text, data FROM tape
+      `SELECT lsn, ts, subject, idem_key, text, data, checksum FROM tape
        WHERE tenant = ? AND kind = 'turn' AND subject = ? AND forgotten_by IS NULL AND lsn > ?
        ORDER BY lsn LIMIT ?`,
     )
     .all(tenant, input.session, input.after ?? 0, limit + 1) as TurnRow[];
   const more = rows.length > limit;
-  const turns = rows.slice(0, limit).map(rowToTurn);
+  const turns = rows.slice(0, limit).map((r) => rowToTurn(db, r));
   return { turns, next: more ? turns[turns.length - 1]!.lsn : null };
 }
 

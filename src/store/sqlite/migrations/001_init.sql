@@ -14,6 +14,8 @@ CREATE TABLE tape (
   bytes        INTEGER NOT NULL DEFAULT 0,-- payload bytes
   text         TEXT,                      -- the searchable payload; NULL once forgotten
   data         TEXT,                      -- JSON of the rest of the record; NULL once forgotten
+  checksum     BLOB,                      -- 16 bytes of SHA-256 over subject, text and data: a damaged
+                                          -- page must never be served as data (SQLite has no page checksums)
   forgotten_by INTEGER                    -- LSN of the forget that purged this row
 );
 
@@ -53,6 +55,12 @@ CREATE VIRTUAL TABLE fts USING fts5 (text, content = 'fts_source', content_rowid
 -- I9: a delete really removes the entries from the index instead of leaving
 -- them in old segments until a merge (https://sqlite.org/fts5.html#the_secure_delete_configuration_option).
 INSERT INTO fts (fts, rank) VALUES ('secure-delete', 1);
+
+-- Store-wide settings; 'store_id' ties the database to its zerodb.id file.
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
 
 -- HTTP tokens: only SHA-256 digests are stored (DESIGN.md section 2).
 CREATE TABLE tokens (
