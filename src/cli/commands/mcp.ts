@@ -1,0 +1,28 @@
+/**
+ * `zerodb mcp`: the MCP stdio server (DESIGN.md 6.2). Local mode opens the
+ * store in-process; with --url the memory is the HTTP client's. Every
+ * harness spawns this afresh, so it loads only what serving needs.
+ */
+import { zcommand } from "../command.ts";
+import { withMemory } from "../context.ts";
+import { writeErr } from "../output.ts";
+
+/** `zerodb mcp`. */
+export default zcommand({
+  meta: { name: "mcp", description: "Run the MCP server on stdin/stdout (what agent harnesses start)" },
+  async run(args) {
+    await withMemory(args, async (memory, config) => {
+      const [{ createMcpServer }, { serveStdio }] = await Promise.all([import("../../mcp/server.ts"), import("../../mcp/stdio.ts")]);
+      const server = createMcpServer({
+        memory,
+        cwd: process.cwd(),
+        redact: config.redact,
+        spill: { root: config.spillRoot, maxInlineBytes: config.maxInlineBytes },
+        log: writeErr,
+      });
+      await serveStdio(server, writeErr);
+    });
+    // stdout belongs to the protocol: nothing more is printed.
+    return undefined;
+  },
+});
