@@ -4,29 +4,38 @@
  */
 import { $ } from "bun";
 import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({
-  options: { target: { type: "string" }, outfile: { type: "string" }, quiet: { type: "boolean" } },
-});
+/** The project root: builds run there whatever the caller's working directory. */
+const ROOT = resolve(import.meta.dir, "..");
 
 /** The commit the tree was built from, with `-dirty` when it has uncommitted changes. */
 export async function buildCommit(): Promise<string> {
-  const sha = (await $`git rev-parse --short=12 HEAD`.nothrow().quiet()).stdout.toString().trim();
+  const sha = (await $`git rev-parse --short=12 HEAD`.cwd(ROOT).nothrow().quiet()).stdout.toString().trim();
   if (!sha) return "unknown";
-  const dirty = (await $`git status --porcelain --untracked-files=no`.nothrow().quiet()).stdout.toString().trim();
+  const dirty = (await $`git status --porcelain --untracked-files=no`.cwd(ROOT).nothrow().quiet()).stdout.toString().trim();
   return dirty ? `${sha}-dirty` : sha;
 }
 
-/** Compiles one binary; returns its size in bytes. */
-export async function compile(opts: { target?: string; outfile: string; commit: string }): Promise<number> {
+/**
+ * Compiles one binary; returns its size in bytes. `bytecode: false` drops
+ * --bytecode (and the CommonJS output it needs) for a target that refuses it.
+ */
+export async function compile(opts: { target?: string; outfile: string; commit: string; bytecode?: boolean }): Promise<number> {
   const target = opts.target ? [`--target=${opts.target}`] : [];
   // --bytecode needs CommonJS output (no top-level await in the entry); it cuts start-up (DESIGN.md section 10).
-  await $`bun build src/main.ts --compile --bytecode --format=cjs --minify-syntax --minify-whitespace ${target} --define ZERODB_BUILD_COMMIT=${JSON.stringify(opts.commit)} --outfile ${opts.outfile}`.quiet();
-  return statSync(opts.outfile).size;
+  const bytecode = opts.bytecode === false ? [] : ["--bytecode", "--format=cjs"];
+  const outfile = resolve(opts.outfile);
+  // process.execPath: the Bun running this script compiles, so every target gets the same runtime version.
+  await $`${process.execPath} build src/main.ts --compile ${bytecode} --minify-syntax --minify-whitespace ${target} --define ZERODB_BUILD_COMMIT=${JSON.stringify(opts.commit)} --outfile ${outfile}`.cwd(ROOT).quiet();
+  return statSync(outfile).size;
 }
 
 if (import.meta.main) {
+  const { values } = parseArgs({
+    options: { target: { type: "string" }, outfile: { type: "string" }, quiet: { type: "boolean" } },
+  });
   const outfile = values.outfile ?? "dist/zerodb";
   const size = await compile({ target: values.target, outfile, commit: await buildCommit() });
   if (!values.quiet) console.log(`built ${outfile} (${(size / 1048576).toFixed(1)} MiB)`);
