@@ -26,6 +26,12 @@ export const COMMANDS: CommandTree = {
     list: () => load(import("./commands/fact-list.ts")),
   },
   forget: () => load(import("./commands/forget.ts")),
+  object: {
+    put: () => load(import("./commands/object-put.ts")),
+    get: () => load(import("./commands/object-get.ts")),
+    list: () => load(import("./commands/object-list.ts")),
+  },
+  link: { add: () => load(import("./commands/link-add.ts")) },
   stats: () => load(import("./commands/stats.ts")),
   export: () => load(import("./commands/export.ts")),
   import: () => load(import("./commands/import.ts")),

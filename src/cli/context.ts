@@ -24,7 +24,7 @@ export function configFrom(flags: SharedFlags): Config {
 export async function openLocalStore(config: Config): Promise<Store> {
   if (config.dataDir.startsWith(config.home)) ensureHome(config);
   const { openSqliteStore } = await import("../store/sqlite/store.ts");
-  return openSqliteStore(config.dataDir);
+  return openSqliteStore(config.dataDir, { maxObjectBytes: config.maxObjectBytes });
 }
 
 /** Runs `fn` with the memory the flags select, closing it afterwards. */

@@ -8,6 +8,15 @@ import type { z } from "zod";
 import type * as In from "../schema/ops.ts";
 import type * as Out from "../schema/results.ts";
 import type { TapeRecord } from "../schema/tape.ts";
+import type { ByteRange, ObjectSource } from "../objects/types.ts";
+
+/** An object as object_get returns it: its ref's fields and a way to read the bytes. */
+export interface ObjectBody extends Out.ObjectInfo {
+  /** Streams the bytes, all of them or a range (`end` exclusive). */
+  read(range?: ByteRange): ReadableStream<Uint8Array>;
+  /** The local file holding the bytes, when the store is in this process. */
+  path?: string;
+}
 
 /** One tenant's operations. Inputs are validated by the implementation. */
 export interface Memory {
@@ -29,6 +38,14 @@ export interface Memory {
   factList(input: z.input<typeof In.FactListInput>): Promise<Out.FactListResult>;
   /** Hides and purges everything a selector matches. */
   forget(input: z.input<typeof In.ForgetInput>): Promise<Out.ForgetResult>;
+  /** Stores bytes by content and records the tenant's ref to them (DESIGN.md section 8). */
+  objectPut(body: ObjectSource, meta?: z.input<typeof In.ObjectPutMeta>): Promise<Out.ObjectPutResult>;
+  /** An object the tenant holds, or not_found (a foreign digest included, I5). */
+  objectGet(input: z.input<typeof In.ObjectGetInput>): Promise<ObjectBody>;
+  /** The objects the tenant holds, one entry per digest. */
+  objectList(input?: z.input<typeof In.ObjectListInput>): Promise<Out.ObjectListResult>;
+  /** Adds a link (http/https, never fetched). */
+  linkAdd(input: z.input<typeof In.LinkAddInput>): Promise<Out.WriteResult>;
   /** Counts and sizes (D7). */
   stats(input?: z.input<typeof In.StatsInput>): Promise<Out.StatsResult>;
 }

@@ -2,9 +2,10 @@ import type { Database } from "bun:sqlite";
 import { ZeroDbError } from "../../errors.ts";
 // Migrations are imported as text so they ship inside the compiled binary.
 import m001 from "./migrations/001_init.sql" with { type: "text" };
+import m002 from "./migrations/002_objects.sql" with { type: "text" };
 
 /** Numbered migrations; index i brings the schema to user_version i + 1. */
-export const MIGRATIONS: readonly string[] = [m001];
+export const MIGRATIONS: readonly string[] = [m001, m002];
 
 /**
  * Brings the store to the newest schema under a write lock, so two processes

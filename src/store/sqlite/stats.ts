@@ -1,8 +1,9 @@
 /** stats: counts and sizes per kind, payload histogram, repeats (DESIGN.md D7). */
 import type { Database } from "bun:sqlite";
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { StatsResult } from "../../schema/results.ts";
+import { objectBytes } from "./objects-gc.ts";
 import { DB_FILE } from "./open.ts";
 
 /** Upper bounds of the payload histogram's buckets, in bytes (the last is open). */
@@ -63,7 +64,9 @@ export function stats(db: Database, tenant: string, dataDir: string): StatsResul
     disk: {
       store_bytes: sizeOf(join(dataDir, DB_FILE)),
       wal_bytes: sizeOf(join(dataDir, `${DB_FILE}-wal`)),
-      object_bytes: treeSize(join(dataDir, "objects")),
+      // The tenant's own distinct blobs, not the whole tree: a store-wide figure would tell a
+      // tenant whether bytes it just put were already there, i.e. held by someone else (I5).
+      object_bytes: objectBytes(db, tenant),
     },
   };
 }
@@ -74,21 +77,4 @@ function sizeOf(path: string): number {
   } catch {
     return 0;
   }
-}
-
-/** Bytes of every file under a directory (0 when it does not exist). */
-function treeSize(dir: string): number {
-  let total = 0;
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
-  for (const e of entries) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) total += treeSize(p);
-    else if (e.isFile()) total += sizeOf(p);
-  }
-  return total;
 }

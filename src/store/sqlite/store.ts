@@ -6,6 +6,8 @@ import { parseInput } from "../../schema/parse.ts";
 import type { CheckResult, Memory, Store } from "../types.ts";
 import { factGet, factList, factSet } from "./facts.ts";
 import { forget } from "./forget.ts";
+import { linkAdd } from "./links.ts";
+import { openObjects, type ObjectsOptions } from "./objects.ts";
 import { openDatabase } from "./open.ts";
 import { search } from "./search.ts";
 import { stats } from "./stats.ts";
@@ -35,17 +37,22 @@ export interface SqliteStore extends Store {
   hook(hooks: SqliteStoreHooks): void;
 }
 
+/** Options of a store; the defaults suit tests and tools. */
+export interface SqliteStoreOptions extends ObjectsOptions {}
+
 /** Opens the store of a data dir. */
-export function openSqliteStore(dataDir: string): SqliteStore {
+export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}): SqliteStore {
   const db = openDatabase(dataDir);
-  const hooks: SqliteStoreHooks[] = [];
+  const objects = openObjects(db, dataDir, opts);
+  // Blobs whose last ref a forget hid are deleted before the forget returns (I9).
+  const hooks: SqliteStoreHooks[] = [{ afterForget: () => objects.collect() }];
   let closed = false;
 
   /** Runs an operation, mapping every failure to a ZeroDbError. */
-  const run = async <T>(fn: () => T): Promise<T> => {
+  const run = async <T>(fn: () => T | Promise<T>): Promise<T> => {
     if (closed) throw new ZeroDbError("unavailable", "the store is closed");
     try {
-      return fn();
+      return await fn();
     } catch (err) {
       throw toZeroDbError(err);
     }
@@ -68,6 +75,10 @@ export function openSqliteStore(dataDir: string): SqliteStore {
           if (outcome.digests.length > 0) for (const h of hooks) h.afterForget?.(outcome.digests);
           return outcome.result;
         }),
+      objectPut: (body, meta) => run(() => objects.put(tenant, body, meta)),
+      objectGet: (i) => run(() => objects.get(tenant, parseInput(In.ObjectGetInput, i))),
+      objectList: (i) => run(() => objects.list(tenant, parseInput(In.ObjectListInput, i ?? {}))),
+      linkAdd: (i) => run(() => linkAdd(db, tenant, parseInput(In.LinkAddInput, i))),
       stats: (i) =>
         run(() => {
           parseInput(In.StatsInput, i ?? {});

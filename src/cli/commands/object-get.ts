@@ -1,0 +1,42 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { existsError, saveNew } from "../../objects/save.ts";
+import type { ObjectInfo } from "../../schema/results.ts";
+import { zcommand } from "../command.ts";
+import { withMemory } from "../context.ts";
+import { writeOut } from "../output.ts";
+import { UsageError } from "../parse.ts";
+import { byteProgress } from "../progress.ts";
+
+/** `zerodb object get sha256:HEX --out FILE`: writes an object to a new file (never overwrites). */
+export default zcommand({
+  meta: { name: "object get", description: "Write an object's bytes to a new file (never overwrites); --out - writes stdout" },
+  args: {
+    object: { type: "positional", description: "the object's digest, sha256:<64 hex>", required: true },
+    out: { type: "string", description: "the file to create (it must not exist), or - for stdout", valueHint: "file" },
+  },
+  async run(args) {
+    if (args.out === undefined) throw new UsageError("--out FILE is required (the file to create; - writes stdout)", "out");
+    const toStdout = args.out === "-";
+    if (toStdout && args.json) throw new UsageError("--json cannot be combined with --out - (stdout carries the bytes)", "json");
+    const out = toStdout ? "-" : resolve(String(args.out));
+    // Checked first so a refusal costs nothing; saveNew's exclusive link is what makes it race-free.
+    if (!toStdout && existsSync(out)) throw existsError(out, "out");
+    return withMemory(args, async (m) => {
+      const body = await m.objectGet({ object: String(args.object) });
+      const info: ObjectInfo = { object: body.object, size: body.size, type: body.type, name: body.name, lsn: body.lsn };
+      if (toStdout) {
+        for await (const chunk of body.read()) await writeOut(chunk);
+        return undefined;
+      }
+      const progress = byteProgress("writing", body.size);
+      try {
+        await saveNew(out, body.read(), { field: "out", onBytes: progress.update });
+      } finally {
+        progress.done();
+      }
+      return { ...info, out };
+    });
+  },
+  human: (r: ObjectInfo & { out: string }) => `wrote ${r.size} bytes (${r.type}) to ${r.out}`,
+});

@@ -1,0 +1,30 @@
+/** Progress for long work on a TTY (DESIGN.md 6.3): one self-overwriting stderr line, nothing when piped. */
+
+const MiB = 1024 * 1024;
+
+/** A progress reporter; `done()` clears the line. */
+export interface Progress {
+  update(bytes: number): void;
+  done(): void;
+}
+
+/** Reports bytes of `total` on stderr when it is a TTY and the work is large enough to wait for. */
+export function byteProgress(label: string, total: number | undefined, opts: { minBytes?: number } = {}): Progress {
+  const show = process.stderr.isTTY === true && (total === undefined || total >= (opts.minBytes ?? 64 * MiB));
+  if (!show) return { update() {}, done() {} };
+  let last = 0;
+  let shown = false;
+  return {
+    update(bytes) {
+      const now = performance.now();
+      if (now - last < 200) return;
+      last = now;
+      shown = true;
+      const of = total ? ` / ${(total / MiB).toFixed(0)} MiB (${((bytes / total) * 100).toFixed(0)}%)` : " MiB";
+      process.stderr.write(`\r${label} ${(bytes / MiB).toFixed(0)}${of}\u001b[K`);
+    },
+    done() {
+      if (shown) process.stderr.write("\r\u001b[K");
+    },
+  };
+}

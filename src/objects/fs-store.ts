@@ -1,0 +1,207 @@
+/**
+ * The blob store on the local file system (DESIGN.md section 8, I7): a put
+ * streams into a temp file beside the shard tree while hashing with Bun's
+ * native SHA-256, fsyncs it, and only then links it into place; readers only
+ * ever find complete, fsynced files at a digest's path.
+ */
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { tooLarge } from "../errors.ts";
+import { fsyncDir } from "../util/atomic.ts";
+import { blobPath, digestHex, parseTempName, shardChain, tempName, tmpDir } from "./_paths.ts";
+import type { BlobStore, ByteRange, CleanupResult, ObjectSource, StagedBlob } from "./types.ts";
+
+/** Opens the blob store rooted at `root` (`<data dir>/objects`); nothing is created until a put. */
+export function createFsBlobStore(root: string): BlobStore {
+  const store: BlobStore = {
+    root,
+    stage: (source, opts) => stage(root, source, opts.maxBytes),
+    async put(source, opts) {
+      const staged = await stage(root, source, opts.maxBytes);
+      try {
+        staged.place();
+        return { digest: staged.digest, size: staged.size };
+      } finally {
+        staged.discard();
+      }
+    },
+    stat(digest) {
+      try {
+        const st = statSync(blobPath(root, digestHex(digest)));
+        return st.isFile() ? { size: st.size } : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    path: (digest) => blobPath(root, digestHex(digest)),
+    read(digest, range?: ByteRange) {
+      const file = Bun.file(blobPath(root, digestHex(digest)));
+      return (range ? file.slice(range.start, range.end) : file).stream();
+    },
+    delete(digest) {
+      const path = blobPath(root, digestHex(digest));
+      try {
+        unlinkSync(path);
+      } catch (err) {
+        if ((err as { code?: string }).code === "ENOENT") return false;
+        throw err;
+      }
+      fsyncDir(dirname(path));
+      return true;
+    },
+    cleanup: () => cleanup(root),
+  };
+  return store;
+}
+
+/** Chunks of any source, in order. */
+async function* chunks(source: ObjectSource): AsyncGenerator<Uint8Array> {
+  if (source instanceof Uint8Array) {
+    yield source;
+    return;
+  }
+  yield* source as AsyncIterable<Uint8Array>;
+}
+
+function writeAll(fd: number, chunk: Uint8Array): void {
+  let off = 0;
+  while (off < chunk.byteLength) off += writeSync(fd, chunk, off, chunk.byteLength - off);
+}
+
+function randomHex(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex");
+}
+
+/** Streams `source` into a temp file, hashing as it goes; nothing is buffered whole. */
+async function stage(root: string, source: ObjectSource, maxBytes: number): Promise<StagedBlob> {
+  const dir = tmpDir(root);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const rand = randomHex();
+  let temp = join(dir, tempName(process.pid, rand));
+  const fd = openSync(temp, "wx", 0o600);
+  const hasher = new Bun.CryptoHasher("sha256");
+  let size = 0;
+  let open = true;
+  try {
+    for await (const chunk of chunks(source)) {
+      size += chunk.byteLength;
+      // Checked per chunk while streaming, so an oversized body never lands whole (DESIGN.md section 3).
+      if (size > maxBytes) throw tooLarge("object", `is over the limit of ${maxBytes} bytes (config max_object_bytes)`);
+      hasher.update(chunk);
+      writeAll(fd, chunk);
+    }
+    fsyncSync(fd);
+    closeSync(fd);
+    open = false;
+    const hex = hasher.digest("hex");
+    // The hex in the name lets cleanup find a blob a crashed put may have placed without a ref.
+    const named = join(dir, tempName(process.pid, rand, hex));
+    renameSync(temp, named);
+    temp = named;
+    return staged(root, temp, hex, size);
+  } catch (err) {
+    if (open) closeSync(fd);
+    removeQuietly(temp);
+    throw err;
+  }
+}
+
+function staged(root: string, temp: string, hex: string, size: number): StagedBlob {
+  return {
+    digest: `sha256:${hex}`,
+    size,
+    place: () => place(root, temp, hex),
+    discard: () => removeQuietly(temp),
+  };
+}
+
+/**
+ * Links the temp file to the blob's path. link() refuses an existing target,
+ * so a blob is never overwritten; then the new directory entries are fsynced
+ * (the file's own bytes were fsynced before), each new shard directory and its
+ * parent included (I7).
+ */
+function place(root: string, temp: string, hex: string): boolean {
+  const created = makeChain(shardChain(root, hex));
+  const final = blobPath(root, hex);
+  try {
+    linkSync(temp, final);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === "EEXIST") return false;
+    // File systems without hard links: the caller holds the store's write lock, so check-then-rename cannot race another put.
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
+    if (statOrUndefined(final)) return false;
+    renameSync(temp, final);
+  }
+  const toSync = new Set([dirname(final)]);
+  for (const d of created) {
+    toSync.add(d);
+    toSync.add(dirname(d));
+  }
+  for (const d of toSync) fsyncDir(d);
+  return true;
+}
+
+/** Creates the missing directories of a chain (outermost first); returns the ones it created. */
+function makeChain(chain: string[]): string[] {
+  const created: string[] = [];
+  for (const d of chain) {
+    try {
+      mkdirSync(d, { mode: 0o700 });
+      created.push(d);
+    } catch (err) {
+      if ((err as { code?: string }).code !== "EEXIST") throw err;
+    }
+  }
+  return created;
+}
+
+function statOrUndefined(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {}
+}
+
+/** True while a process with this pid runs (EPERM: it runs, as someone else). */
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === "EPERM";
+  }
+}
+
+/**
+ * Removes temp files whose writer is gone (kill -9, power cut). A temp of a
+ * running process is an upload in progress and stays. A reused pid only
+ * delays a removal to a later open.
+ */
+function cleanup(root: string): CleanupResult {
+  const dir = tmpDir(root);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return { removed: 0, orphans: [] };
+  }
+  const out: CleanupResult = { removed: 0, orphans: [] };
+  for (const name of names) {
+    const parsed = parseTempName(name);
+    if (!parsed || alive(parsed.pid)) continue;
+    removeQuietly(join(dir, name));
+    out.removed++;
+    if (parsed.hex) out.orphans.push(`sha256:${parsed.hex}`);
+  }
+  return out;
+}
