@@ -1,0 +1,68 @@
+/** fast-check generators of near-valid and hostile inputs for every operation (issue 9). */
+import fc from "fast-check";
+
+/** Strings that stress validators: control chars, '..', lone surrogates, long multi-byte runs. */
+export const nastyString = fc.oneof(
+  fc.string(),
+  fc.string({ unit: "grapheme" }),
+  fc.constantFrom("", ".", "..", "a/../b", "/a", "a/", "a//b", "\u0000", "\ud800", "é".repeat(128), "x".repeat(256), "a/b/c", "ok", "\u0085"),
+  fc.string({ unit: fc.constantFrom("a", "/", ".", "\u0001", "é", "\ud83d\ude00", " ") }),
+);
+
+/** Numbers that stress validators. */
+export const nastyNumber = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(0, -1, 1, 1000, 1001, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, Infinity, -Infinity, NaN, 1e400, 0.5),
+);
+
+/** Any JSON-ish value, including non-JSON ones (undefined, NaN). */
+export const anyValue: fc.Arbitrary<unknown> = fc.oneof(
+  nastyString,
+  nastyNumber,
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.jsonValue(),
+  fc.array(fc.jsonValue(), { maxLength: 3 }),
+  fc.dictionary(nastyString, fc.jsonValue(), { maxKeys: 3 }),
+);
+
+/** A value that is usually right for the field and sometimes hostile. */
+const maybe = <T>(good: fc.Arbitrary<T>) => fc.oneof({ weight: 8, arbitrary: good }, { weight: 1, arbitrary: anyValue });
+
+const role = fc.constantFrom("user", "assistant", "tool", "system", "note");
+const name = fc.oneof({ weight: 4, arbitrary: fc.constantFrom("s", "p/a", "p/b/c", "seed", "é/ü") }, { weight: 1, arbitrary: nastyString });
+
+/** An object with optional extra unknown keys. */
+function withExtras(rec: fc.Arbitrary<Record<string, unknown>>) {
+  return fc.tuple(rec, fc.option(fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), anyValue, { maxKeys: 2 }), { freq: 5 })).map(([r, extra]) => ({ ...r, ...(extra ?? {}) }));
+}
+
+const entry = withExtras(fc.record({ role: maybe(role), content: maybe(fc.string()), meta: fc.option(maybe(fc.dictionary(fc.string(), fc.jsonValue())), { nil: undefined }), idem_key: fc.option(maybe(fc.string({ minLength: 1, maxLength: 8 })), { nil: undefined }) }, { requiredKeys: ["role", "content"] }));
+
+/** Inputs per operation name (the Memory method). */
+export const inputs = {
+  append: withExtras(fc.record({ session: name, entries: maybe(fc.array(entry, { minLength: 0, maxLength: 4 })) }, { requiredKeys: [] })),
+  read: withExtras(fc.record({ session: name, after: maybe(fc.nat()), limit: maybe(fc.integer({ min: 1, max: 1000 })) }, { requiredKeys: [] })),
+  sessions: withExtras(fc.record({ prefix: name, after: maybe(fc.string()), limit: maybe(fc.integer({ min: 1, max: 1000 })) }, { requiredKeys: [] })),
+  search: withExtras(fc.record({ query: maybe(fc.string({ minLength: 1 })), session: name, prefix: name, role: maybe(role), limit: maybe(fc.integer({ min: 1, max: 1000 })) }, { requiredKeys: [] })),
+  factSet: withExtras(fc.record({ key: name, value: anyValue, idem_key: maybe(fc.string({ minLength: 1, maxLength: 8 })) }, { requiredKeys: [] })),
+  factGet: withExtras(fc.record({ key: name }, { requiredKeys: [] })),
+  factList: withExtras(fc.record({ prefix: name, after: maybe(fc.string()), limit: maybe(fc.integer({ min: 1, max: 1000 })) }, { requiredKeys: [] })),
+  forget: withExtras(
+    fc.record(
+      {
+        selector: fc.oneof(
+          { weight: 4, arbitrary: fc.oneof(name.map((session) => ({ session })), name.map((session_prefix) => ({ session_prefix })), fc.nat().map((turn) => ({ turn })), name.map((fact) => ({ fact })), name.map((fact_prefix) => ({ fact_prefix })), fc.date({ noInvalidDate: true }).map((d) => ({ before: d.toISOString() }))) },
+          { weight: 1, arbitrary: maybe(fc.record({ session: name, session_prefix: name, turn: nastyNumber, fact: name, fact_prefix: name, before: nastyString }, { requiredKeys: [] })) },
+        ),
+        dry_run: maybe(fc.boolean()),
+      },
+      { requiredKeys: [] },
+    ),
+  ),
+} as const;
+
+/** The codes a rejection of bad input may carry. */
+export const INPUT_CODES = ["invalid_input", "too_large", "not_found", "conflict"];
