@@ -6,4 +6,5 @@ const load = (p: Promise<{ default: Section }>) => p.then((m) => m.default);
 export const SECTIONS: (() => Promise<Section>)[] = [
   () => load(import("./machine.ts")),
   () => load(import("./store.ts")),
+  () => load(import("./mcp.ts")),
 ];
