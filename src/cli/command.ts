@@ -16,6 +16,8 @@ export interface ZCommand<T extends ArgsDef> {
   run: (args: ParsedArgs<T & Shared> & SharedFlags) => Promise<unknown>;
   /** The rendering for people; JSON pretty-printed when absent. */
   human?: (result: any, args: ParsedArgs<T & Shared> & SharedFlags) => string;
+  /** The exit code for a result that was printed but is a failure (doctor's failed checks); 0 when absent. */
+  exitCode?: (result: any) => number;
 }
 
 /** Defines a CLI command with the shared flags and result printing. */
@@ -32,6 +34,7 @@ export function zcommand<const T extends ArgsDef>(def: ZCommand<T>): CommandDef<
         const text = def.human ? def.human(result, a) : JSON.stringify(result, null, 2);
         if (text !== "") await writeOut(text.endsWith("\n") ? text : `${text}\n`);
       }
+      if (def.exitCode) process.exitCode = def.exitCode(result);
     },
   });
 }

@@ -28,7 +28,8 @@ export async function runCli(argv: string[]): Promise<number> {
     const argsDef = ((await resolve(cmd.args)) ?? {}) as ArgsDef;
     checkFlags(rest, argsDef);
     await runCommand(cmd, { rawArgs: rest });
-    return 0;
+    // A command may print its result and still fail (zcommand's exitCode).
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (err) {
     if ((err as { name?: string })?.name === "CLIError") return reportError(new UsageError(stripAnsi(String((err as Error).message))), json);
     return reportError(err, json);
