@@ -8,6 +8,7 @@ import type { z } from "zod";
 import type * as In from "../schema/ops.ts";
 import type * as Out from "../schema/results.ts";
 import type { TapeRecord } from "../schema/tape.ts";
+import type * as Tok from "../schema/tokens.ts";
 import type { ByteRange, ObjectSource } from "../objects/types.ts";
 
 /** An object as object_get returns it: its ref's fields and a way to read the bytes. */
@@ -56,12 +57,26 @@ export interface CheckResult {
   detail: string;
 }
 
+/** The store's HTTP tokens (DESIGN.md section 2): only SHA-256 digests are kept. */
+export interface Tokens {
+  /** A new token for a tenant; the secret is in the result and nowhere else. */
+  create(input: z.input<typeof Tok.TokenCreateInput>): Promise<Tok.NewToken>;
+  /** Every token, oldest first, without secrets. */
+  list(): Promise<Tok.TokenListResult>;
+  /** Stops a token from working, at once; not_found for an unknown id. */
+  revoke(input: z.input<typeof Tok.TokenRevokeInput>): Promise<Tok.TokenInfo>;
+  /** The tenant a live token authenticates, or undefined (constant-time digest comparison). */
+  verify(token: string): Promise<string | undefined>;
+}
+
 /** The engine: memories per tenant plus whole-store work. */
 export interface Store {
   /** Where the store lives, for messages. */
   readonly dataDir: string;
   /** One tenant's memory. */
   memory(tenant: string): Memory;
+  /** The HTTP tokens kept in this store. */
+  readonly tokens: Tokens;
   /** Every tape record of every tenant (or one), in LSN order. */
   exportTape(opts?: { tenant?: string }): AsyncIterable<TapeRecord>;
   /** Restores exported records into an empty store, keeping their LSNs. */

@@ -11,6 +11,7 @@ import { openObjects, type ObjectsOptions } from "./objects.ts";
 import { openDatabase } from "./open.ts";
 import { search } from "./search.ts";
 import { stats } from "./stats.ts";
+import { sqliteTokens } from "./tokens.ts";
 import { exportRows, importRecords } from "./transfer.ts";
 import { append, read, sessions } from "./turns.ts";
 
@@ -91,6 +92,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     dataDir,
     db,
     memory,
+    tokens: sqliteTokens(db, { run, checkTenant }),
     hook: (h) => void hooks.push(h),
     async *exportTape(opts = {}) {
       if (opts.tenant !== undefined) checkTenant(opts.tenant);
