@@ -27,9 +27,10 @@ export interface ResultOptions {
  */
 export function toolSuccess(name: string, out: ToolOutput, opts: ResultOptions): CallToolResult {
   const { text, spill } = opts.spiller.apply(out.text, { name: `${name}.txt`, hint: opts.hint });
-  if (spill) return { content: [{ type: "text", text }], _meta: { [SPILL_META_KEY]: spill } };
+  const content = [{ type: "text" as const, text }, ...(out.blocks ?? [])];
+  if (spill) return { content, _meta: { [SPILL_META_KEY]: spill } };
   const structuredFits = Buffer.byteLength(JSON.stringify(out.structured), "utf8") <= opts.maxInlineBytes;
-  return { content: [{ type: "text", text }], ...(structuredFits ? { structuredContent: out.structured } : {}) };
+  return { content, ...(structuredFits ? { structuredContent: out.structured } : {}) };
 }
 
 /**

@@ -27,6 +27,8 @@ export interface McpServerOptions {
   cwd: string;
   /** Redact secrets in remember (default true). */
   redact?: boolean;
+  /** Directories besides `cwd` object tools may use (config `object_roots`). */
+  objectRoots?: string[];
   /** Spilling of oversized results (DESIGN.md section 9). */
   spill: { root: string; maxInlineBytes: number; random?: () => string; fs?: SpillFs };
   /** Identifies this connection in the spill owner; random by default. */
@@ -54,7 +56,13 @@ export function createMcpServer(opts: McpServerOptions): Server {
   const tools = opts.tools ?? TOOLS;
   const byName = new Map(tools.map((t) => [t.name, t]));
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const ctx: ToolContext = { memory: opts.memory, cwd: opts.cwd, projectSession: projectSession(opts.cwd), redact: opts.redact ?? true };
+  const ctx: ToolContext = {
+    memory: opts.memory,
+    cwd: opts.cwd,
+    projectSession: projectSession(opts.cwd),
+    redact: opts.redact ?? true,
+    objectRoots: opts.objectRoots ?? [],
+  };
   // The owner is the tenant and this connection; the spiller hashes it before it touches a path.
   const spiller = createSpiller({
     root: opts.spill.root,

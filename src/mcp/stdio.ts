@@ -38,6 +38,8 @@ export async function serveStdio(server: Server, log: (line: string) => void): P
   process.stdout.once("error", onBrokenOut);
   const signals = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
   for (const s of signals) process.once(s, onSignal);
+  // Someone ran it by hand: say what it is, on stderr, since stdout is the protocol's.
+  if (process.stdin.isTTY) log("zerodb mcp: serving MCP on stdin/stdout; agent harnesses start this (see zerodb connect). Ctrl-D ends it.");
   try {
     await server.connect(transport);
     await closed;

@@ -4,7 +4,7 @@
  * input to a short text rendering plus the structured result. Adding a tool
  * is one entry in the table of tools.ts.
  */
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ContentBlock, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { Memory } from "../store/types.ts";
 
@@ -18,12 +18,16 @@ export interface ToolContext {
   projectSession: string;
   /** Whether remember redacts secrets first (config `capture.redact`, default true). */
   redact: boolean;
+  /** Directories besides `cwd` whose files object tools may read or write (config `object_roots`, DESIGN.md 8). */
+  objectRoots: string[];
 }
 
 /** What a tool returns: the rendering a model reads, and the result as data. */
 export interface ToolOutput {
   text: string;
   structured: Record<string, unknown>;
+  /** Blocks sent after the text, never spilled (an image object_get returns inline, DESIGN.md 8). */
+  blocks?: ContentBlock[];
 }
 
 /** One tool of the table. */

@@ -17,6 +17,7 @@ export default zcommand({
         memory,
         cwd: process.cwd(),
         redact: config.redact,
+        objectRoots: config.objectRoots,
         spill: { root: config.spillRoot, maxInlineBytes: config.maxInlineBytes },
         log: writeErr,
       });
