@@ -36,4 +36,6 @@ export const COMMANDS: CommandTree = {
   export: () => load(import("./commands/export.ts")),
   import: () => load(import("./commands/import.ts")),
   version: () => load(import("./commands/version.ts")),
+  // doors
+  mcp: () => load(import("./commands/mcp.ts")),
 };
