@@ -102,6 +102,16 @@ describe("createMcpServer", () => {
     expect(c.logs[0]).toMatch(/^zerodb mcp: warning: could not spill a \d+-byte result .*no space left on device.*kept inline$/);
   });
 
+  test("meta.redacted is zerodb's count: a caller's value is dropped", async () => {
+    using tmp = tempDir();
+    await using c = await connect(tmp.path);
+    await c.call("remember", { content: "plain", meta: { redacted: 99, tag: "x" } });
+    await c.call("remember", { content: "token sk-ant-abcdefghijklmnopqrstuvwxyz", meta: { redacted: 99 } });
+    const turns = ((await c.call("recall")).structuredContent as { turns: { meta: unknown }[] }).turns;
+    expect(turns.map((t) => t.meta)).toEqual([{ tag: "x" }, { redacted: 1 }]);
+    expect((await c.call("stats")).structuredContent).toMatchObject({ redactions: 1 });
+  });
+
   test("redaction can be turned off (config capture.redact: false)", async () => {
     using tmp = tempDir();
     await using c = await connect(tmp.path, { redact: false });

@@ -37,13 +37,17 @@ export const remember = defineTool({
   async run(args, ctx) {
     const session = args.session ?? ctx.projectSession;
     let content = args.content;
+    // meta.redacted is zerodb's own count, summed by stats (DESIGN.md 7.2): a caller cannot set it.
     let meta = args.meta as Record<string, unknown> | undefined;
+    if (meta && "redacted" in meta) {
+      const { redacted: _reserved, ...rest } = meta;
+      meta = Object.keys(rest).length > 0 ? rest : undefined;
+    }
     let redacted = 0;
     if (ctx.redact) {
       const r = redact(content);
       content = r.text;
       redacted = r.redactions;
-      // stats sums meta.redacted (DESIGN.md 7.2: redaction is counted).
       if (redacted > 0) meta = { ...meta, redacted };
     }
     const entry = { role: args.role ?? "note", content, ...(meta ? { meta } : {}), ...(args.idem_key ? { idem_key: args.idem_key } : {}) };
