@@ -98,14 +98,16 @@ export function readConfigFile(path: string): ConfigFile {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
-  } catch {
-    throw new ZeroDbError("invalid_input", `the config file ${path} is not valid JSON`, { field: "config" });
+  } catch (err) {
+    const why = err instanceof Error ? `: ${err.message}` : "";
+    throw new ZeroDbError("invalid_input", `the config file ${path} is not valid JSON${why}`, { field: "config" });
   }
   try {
-    return parseInput(ConfigFile, raw);
+    // The prefix makes every message name the key as written: "config.max_inline_bytes: ...".
+    return parseInput(ConfigFile, raw, "config");
   } catch (err) {
     const e = err as ZeroDbError;
-    throw new ZeroDbError("invalid_input", `config file ${path}: ${e.message}`, { field: `config.${e.field ?? ""}`.replace(/\.$/, "") });
+    throw new ZeroDbError("invalid_input", `${e.message} (in ${path})`, { field: e.field ?? "config" });
   }
 }
 

@@ -1,0 +1,110 @@
+/**
+ * Reading and writing harness config files safely (DESIGN.md 7.1): the new
+ * text goes to a temp file beside the target and is renamed over it, so a
+ * harness (Claude Code rewrites ~/.claude.json often) reads the old file or
+ * the new one, never half of each; the file keeps its mode; the previous
+ * bytes are kept in `<file>.zerodb-backup`; a symlinked file is written
+ * through the link, not replaced by a copy.
+ */
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import { fsyncDir, tempPathFor } from "../util/atomic.ts";
+
+/** Suffix of the one backup kept beside each file zerodb edits. */
+export const BACKUP_SUFFIX = ".zerodb-backup";
+
+/** A config file as read: where it really is, its bytes and mode (undefined text: no file yet). */
+export interface FileState {
+  /** The path named by the harness. */
+  path: string;
+  /** The file written: `path` with symlinks resolved. */
+  real: string;
+  text?: string;
+  bytes?: Uint8Array;
+  mode?: number;
+}
+
+/** The file changed between our read and our write: someone else is editing it. */
+export class ChangedUnderfootError extends Error {
+  constructor(path: string) {
+    super(`${path} changed while zerodb was editing it; nothing was written: run the command again`);
+    this.name = "ChangedUnderfootError";
+  }
+}
+
+/** Reads a config file (missing is fine; a directory or unreadable file throws). */
+export function readState(path: string): FileState {
+  let real = path;
+  try {
+    real = realpathSync(path);
+  } catch {
+    // A missing file (or a dangling link) is written where it is named.
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(real);
+  } catch (err) {
+    if ((err as { code?: string }).code === "ENOENT") return { path, real };
+    throw err;
+  }
+  const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  return { path, real, text, bytes, mode: statSync(real).mode & 0o7777 };
+}
+
+/** The text of a file's backup, or undefined. */
+export function readBackup(state: FileState): string | undefined {
+  try {
+    return readFileSync(state.real + BACKUP_SUFFIX, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes `data` to `path` atomically with exactly `mode` (the umask is not trusted). */
+function writeAtomic(path: string, data: Uint8Array, mode: number): void {
+  const tmp = tempPathFor(path);
+  const fd = openSync(tmp, "wx", 0o600);
+  try {
+    fchmodSync(fd, mode);
+    for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(tmp, path);
+  } catch (err) {
+    try {
+      closeSync(fd);
+    } catch {}
+    try {
+      unlinkSync(tmp);
+    } catch {}
+    throw err;
+  }
+  fsyncDir(dirname(path));
+}
+
+/**
+ * Replaces the file read as `state` with `text` (undefined: removes it):
+ * first the backup (the bytes before this change), then the file itself,
+ * each atomically.
+ */
+export function writeState(state: FileState, text: string | undefined): void {
+  const dir = dirname(state.real);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  let now: Uint8Array | undefined;
+  try {
+    now = readFileSync(state.real);
+  } catch {
+    now = undefined;
+  }
+  const same = now === undefined ? state.bytes === undefined : state.bytes !== undefined && Buffer.compare(Buffer.from(now), Buffer.from(state.bytes)) === 0;
+  if (!same) throw new ChangedUnderfootError(state.path);
+  // An empty backup records that there was no file: disconnect can then remove the file it created.
+  writeAtomic(state.real + BACKUP_SUFFIX, state.bytes ?? new Uint8Array(0), state.mode ?? 0o600);
+  if (text === undefined) {
+    unlinkSync(state.real);
+    fsyncDir(dir);
+    return;
+  }
+  // A new file is private: harness configs can hold tokens of other servers.
+  writeAtomic(state.real, Buffer.from(text, "utf8"), state.mode ?? 0o600);
+}

@@ -1,0 +1,104 @@
+/**
+ * connect / disconnect (DESIGN.md 7.1): for each harness, read its config,
+ * plan the change, and write it (or, with --dry-run, show the diff). Every
+ * outcome is reported per file: added, already there, updated, removed,
+ * skipped (and why), failed (and why). A file that cannot be parsed is
+ * reported and never written.
+ */
+import { readBackup, readState, writeState } from "./apply.ts";
+import { unifiedDiff } from "./diff.ts";
+import type { Harness, HarnessContext, Plan, ServerSpec } from "./types.ts";
+
+/** What happened to one file. */
+export type Status = "added" | "unchanged" | "updated" | "removed" | "absent" | "skipped" | "failed";
+
+/** One line of connect's or disconnect's report. */
+export interface Outcome {
+  /** The harness name, or `zerodb` for zerodb's own config.json. */
+  target: string;
+  /** What was edited: the MCP registration, Claude Code's hooks, or zerodb's config. */
+  what: "mcp" | "hooks" | "config";
+  label: string;
+  path?: string;
+  status: Status;
+  detail?: string;
+  /** With --dry-run: the unified diff of the change. */
+  diff?: string;
+}
+
+/** One file edit to carry out. */
+export interface FileJob {
+  target: string;
+  what: Outcome["what"];
+  label: string;
+  path: string;
+  plan: (text: string | undefined) => Plan;
+  /** Compares two texts by their settings, so a removal can restore the backup byte for byte. */
+  sameSettings?: (a: string, b: string) => boolean;
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Plans and (unless `dryRun`) writes one file; never throws. */
+export function runJob(job: FileJob, dryRun: boolean): Outcome {
+  const base = { target: job.target, what: job.what, label: job.label, path: job.path };
+  let state;
+  try {
+    state = readState(job.path);
+  } catch (err) {
+    return { ...base, status: "failed", detail: `cannot read ${job.path}: ${message(err)}; left untouched` };
+  }
+  let plan: Plan;
+  try {
+    plan = job.plan(state.text);
+  } catch (err) {
+    return { ...base, status: "failed", detail: `${job.path} is malformed (${message(err)}); left untouched` };
+  }
+  if (plan.change === "foreign") return { ...base, status: "skipped", detail: plan.detail };
+  if (!("text" in plan)) return { ...base, status: plan.change };
+  let text: string | undefined = plan.text;
+  if (plan.change === "removed" && job.sameSettings) {
+    // Nothing else changed since connect: put the file back exactly as it was
+    // (an empty backup: there was no file, so it goes).
+    const backup = readBackup(state);
+    if (backup !== undefined && job.sameSettings(backup, text)) text = backup === "" ? undefined : backup;
+  }
+  if (dryRun) return { ...base, status: plan.change, diff: unifiedDiff(state.text ?? "", text ?? "", { from: job.path, to: text === undefined ? "/dev/null" : job.path }) };
+  try {
+    writeState(state, text);
+  } catch (err) {
+    return { ...base, status: "failed", detail: `cannot write ${job.path}: ${message(err)}` };
+  }
+  return { ...base, status: plan.change };
+}
+
+/** Which harnesses to act on: the named ones, or every installed one. */
+export interface Selection {
+  ctx: HarnessContext;
+  harnesses: readonly Harness[];
+  /** True when the user named them (--harness): they are acted on even when not detected. */
+  explicit: boolean;
+}
+
+/** The jobs (or skips) for registering or removing the MCP server in each selected harness. */
+export function mcpJobs(sel: Selection, spec: ServerSpec | undefined): (FileJob | Outcome)[] {
+  return sel.harnesses.map((h): FileJob | Outcome => {
+    const path = h.configPath(sel.ctx);
+    const base = { target: h.name, what: "mcp" as const, label: h.label };
+    if (path === undefined) return { ...base, status: "skipped", detail: `${h.label} has no config on ${sel.ctx.platform}` };
+    if (!sel.explicit && !h.installed(sel.ctx)) return { ...base, path, status: "skipped", detail: "not installed" };
+    const blocked = spec ? h.blocked?.(sel.ctx) : undefined;
+    if (blocked) return { ...base, path, status: "failed", detail: blocked };
+    return {
+      ...base,
+      path,
+      plan: spec ? (text) => h.planAdd(text, spec) : (text) => h.planRemove(text),
+      sameSettings: (a, b) => h.sameSettings(a, b),
+    };
+  });
+}
+
+/** Runs jobs in order, passing skips through. */
+export function runJobs(jobs: (FileJob | Outcome)[], dryRun: boolean): Outcome[] {
+  return jobs.map((j) => ("plan" in j ? runJob(j, dryRun) : j));
+}

@@ -1,0 +1,60 @@
+/**
+ * The two file jobs besides the MCP registrations: Claude Code's capture
+ * hooks (settings.json) and `capture.enabled` in zerodb's own config.json,
+ * which `connect --capture` turns on and `disconnect` turns off.
+ */
+import { join } from "node:path";
+import { ConfigFile } from "../config.ts";
+import { parseInput } from "../schema/parse.ts";
+import { planHooks, planRemoveHooks } from "./claude-hooks.ts";
+import type { FileJob } from "./connect.ts";
+import { editJson, getPath } from "./json-edit.ts";
+import { sameJsonSettings } from "./json-servers.ts";
+import { parseJson, toValue } from "./jsonc.ts";
+import { claudeConfigDir } from "./registry.ts";
+import type { HarnessContext, Plan } from "./types.ts";
+
+const STRICT = { jsonc: false };
+
+
+/** Claude Code's user settings file, where hooks and cleanupPeriodDays live. */
+export function claudeSettingsPath(ctx: HarnessContext): string {
+  return join(claudeConfigDir(ctx), "settings.json");
+}
+
+/** Installs the hooks running `command`, or (undefined) removes zerodb's hooks. */
+export function hooksJob(ctx: HarnessContext, command: string | undefined): FileJob {
+  return {
+    target: "claude-code",
+    what: "hooks",
+    label: "Claude Code hooks",
+    path: claudeSettingsPath(ctx),
+    plan: (text) => (command !== undefined ? planHooks(text, command) : planRemoveHooks(text)),
+    sameSettings: (a, b) => sameJsonSettings(a, b, { jsonc: false, container: "hooks" }),
+  };
+}
+
+/** Reads config.json's value, validated by the ConfigFile schema (errors name the key: config.capture.enabled). */
+function configValue(text: string): Record<string, unknown> {
+  const value = toValue(parseJson(text, STRICT).root);
+  parseInput(ConfigFile, value, "config");
+  return value as Record<string, unknown>;
+}
+
+/** Sets `capture.enabled` in zerodb's config.json. */
+export function captureConfigJob(configFile: string, enabled: boolean): FileJob {
+  return {
+    target: "zerodb",
+    what: "config",
+    label: "zerodb capture setting",
+    path: configFile,
+    plan(text): Plan {
+      const blank = text === undefined || text.trim() === "";
+      const current = blank ? undefined : getPath(configValue(text), ["capture", "enabled"]);
+      if ((current ?? false) === enabled) return { change: "unchanged" };
+      const out = editJson(text ?? "", ["capture", "enabled"], enabled, STRICT);
+      configValue(out);
+      return { change: blank ? "added" : "updated", text: out };
+    },
+  };
+}
