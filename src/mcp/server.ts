@@ -78,6 +78,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
   let listed: Tool[] | undefined;
   server.setRequestHandler(ListToolsRequestSchema, () => {
     // Built on first use: converting schemas costs start-up time a client that never lists should not pay.
+    // No outputSchema: a spilled result carries no structuredContent, which a declared schema would forbid.
     listed ??= tools.map((t) => ({
       name: t.name,
       title: t.title,
