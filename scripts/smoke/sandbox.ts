@@ -119,6 +119,17 @@ export function createSandbox(binary: string, opts: { keep?: boolean } = {}): Sa
   return sandbox;
 }
 
+/** Resolves to `promise`'s value, or to "timeout" after `ms` (the timer is cleared either way). */
+export async function within<T>(promise: Promise<T>, ms: number): Promise<T | "timeout"> {
+  let timer: Timer | undefined;
+  const timeout = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A one-line account of a finished command, for a FAIL line. */
 export function describe(args: string[], r: Ran): string {
   const what = r.timedOut ? `timed out after ${COMMAND_TIMEOUT_MS / 1000} s` : `exited ${r.code}`;

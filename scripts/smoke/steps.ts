@@ -3,6 +3,7 @@
  * StepFailure (or any error) to fail; it returns to pass.
  */
 import type { Sandbox } from "./sandbox.ts";
+import { mcp } from "./steps/mcp.ts";
 import { store } from "./steps/store.ts";
 import { version } from "./steps/version.ts";
 
@@ -16,4 +17,5 @@ export interface Step {
 export const STEPS: readonly Step[] = [
   { name: "version", run: version },
   { name: "store", run: store },
+  { name: "mcp", run: mcp },
 ];
