@@ -18,7 +18,7 @@ export function lineReader(stream: ReadableStream<Uint8Array>): LineReader {
   const seen: string[] = [];
   let buffer = "";
   let done = false;
-  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+  let pending: ReturnType<typeof reader.read> | undefined;
   const self: LineReader = {
     seen,
     async rest(what, timeoutMs = 30_000) {
