@@ -7,7 +7,8 @@ import { ZeroDbError } from "../errors.ts";
  * everything else `invalid_input`.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefix?: string): z.output<S> {
-  const result = schema.safeParse(input);
+  // reportInput: zod 4 leaves issue.input out otherwise, and "required" is told from a wrong type by it.
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   let path = issue.path.map(String);

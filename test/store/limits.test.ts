@@ -116,3 +116,13 @@ describe("limits (DESIGN.md section 3)", () => {
       await rejects(m, () => m.append({ session: "s", entries: [{ role: "note", content: "x" }], x: 1 } as never), "invalid_input", "x");
     }));
 });
+
+describe("error messages", () => {
+  test("a wrong type says so, a missing field says required", () =>
+    withMemory(async (m) => {
+      const wrong = await m.append({ session: "s", entries: [{ role: "note", content: 42 }] } as never).catch((e) => e);
+      expect(wrong.message).toBe("entries.0.content: Invalid input: expected string, received number");
+      const missing = await m.append({ session: "s", entries: [{ role: "note" }] } as never).catch((e) => e);
+      expect(missing.message).toBe("entries.0.content: required");
+    }));
+});
