@@ -7,4 +7,5 @@ export const SECTIONS: (() => Promise<Section>)[] = [
   () => load(import("./machine.ts")),
   () => load(import("./store.ts")),
   () => load(import("./mcp.ts")),
+  () => load(import("./startup.ts")),
 ];

@@ -1,0 +1,51 @@
+/**
+ * Each command loads only what it uses (DESIGN.md section 10: start-up is a
+ * feature). Checked on the bundle `bun build` makes from src/main.ts, the
+ * same bundler and module graph the compiled binary holds, instrumented by
+ * scripts/bundle-loads.ts to list the modules a run evaluates.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type InstrumentedBundle, instrumentedBundle, loadedModules, packagesOf } from "../../scripts/bundle-loads.ts";
+import { tempDir } from "../helpers.ts";
+
+let bundle: InstrumentedBundle;
+const home = tempDir();
+
+beforeAll(async () => {
+  bundle = await instrumentedBundle();
+});
+
+afterAll(() => {
+  bundle?.[Symbol.dispose]();
+  home[Symbol.dispose]();
+});
+
+/** The packages and source files `zerodb <args>` evaluates. */
+async function loads(args: string[], stdin?: string): Promise<string[]> {
+  return packagesOf(await loadedModules(bundle, args, { home: home.path, stdin }));
+}
+
+const HEAVY = ["zod", "hono", "@modelcontextprotocol/sdk", "consola"];
+
+describe("lazy loading per command", () => {
+  test("the instrumentation sees modules load: a store command evaluates zod and the SQLite store", async () => {
+    expect(bundle.wrapped).toBeGreaterThan(50);
+    const stats = await loads(["stats"]);
+    expect(stats).toContain("zod");
+    expect(stats).toContain("src/store/sqlite/store.ts");
+    expect(stats).toContain("src/cli/commands/stats.ts");
+  });
+
+  test("`zerodb version` evaluates no zod, hono, MCP SDK, consola or store", async () => {
+    const version = await loads(["version"]);
+    expect(version).toContain("src/cli/commands/version.ts");
+    expect(version.filter((p) => HEAVY.includes(p) || p.startsWith("src/store/") || p.startsWith("src/mcp/"))).toEqual([]);
+  });
+
+  test("`zerodb mcp` evaluates the MCP SDK but not the HTTP server", async () => {
+    const init = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } })}\n`;
+    const mcp = await loads(["mcp"], init);
+    expect(mcp).toContain("@modelcontextprotocol/sdk");
+    expect(mcp.filter((p) => p === "hono" || p.startsWith("src/http/"))).toEqual([]);
+  });
+});
