@@ -11,7 +11,7 @@ import { projectSession } from "../../src/project.ts";
 import { tempDir } from "../helpers.ts";
 import { type McpProcess, startMcp, textOf } from "./_client.ts";
 
-const TOOL_NAMES = ["remember", "recall", "search", "sessions", "fact_set", "fact_get", "fact_list", "forget", "stats"];
+const TOOL_NAMES = ["remember", "recall", "search", "sessions", "fact_set", "fact_get", "fact_list", "forget", "object_put", "object_get", "link_add", "stats"];
 
 let tmp: ReturnType<typeof tempDir>;
 let mcp: McpProcess;

@@ -4,29 +4,54 @@ import { join } from "node:path";
 
 /**
  * `total` pseudo-random bytes as a stream of 1 MiB chunks, generated on the
- * fly (xorshift), so gigabytes never sit in memory.
+ * fly, so gigabytes never sit in memory: one xorshift block per seed, each
+ * chunk a copy of it stamped with its index (so no two chunks are equal).
  */
 export function byteStream(total: number, seed = 1): ReadableStream<Uint8Array> {
+  const block = randomBlock(seed);
   let sent = 0;
-  let x = seed >>> 0 || 1;
+  let index = 0;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
       if (sent >= total) {
         controller.close();
         return;
       }
-      const n = Math.min(1 << 20, total - sent);
-      const words = new Uint32Array(Math.ceil(n / 4));
-      for (let i = 0; i < words.length; i++) {
-        x ^= x << 13;
-        x ^= x >>> 17;
-        x ^= x << 5;
-        words[i] = x >>> 0;
-      }
-      controller.enqueue(new Uint8Array(words.buffer, 0, n));
+      const n = Math.min(CHUNK, total - sent);
+      const chunk = block.slice(0, n);
+      if (n >= 4) new DataView(chunk.buffer).setUint32(0, index ^ seed, true);
+      index++;
+      controller.enqueue(chunk);
       sent += n;
     },
   });
+}
+
+const CHUNK = 1 << 20;
+
+function randomBlock(seed: number): Uint8Array {
+  let x = seed >>> 0 || 1;
+  const words = new Uint32Array(CHUNK / 4);
+  for (let i = 0; i < words.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    words[i] = x >>> 0;
+  }
+  return new Uint8Array(words.buffer);
+}
+
+/** `sha256sum`'s digest of a stream's bytes, piped through the real tool. */
+export async function sha256sum(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const proc = Bun.spawn(["sha256sum"], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  for await (const chunk of stream) {
+    proc.stdin.write(chunk);
+    await proc.stdin.flush();
+  }
+  await proc.stdin.end();
+  const out = await new Response(proc.stdout).text();
+  if ((await proc.exited) !== 0) throw new Error("sha256sum failed");
+  return out.split(" ")[0]!;
 }
 
 /** SHA-256 hex of a stream, chunk by chunk. */
