@@ -38,4 +38,9 @@ export const COMMANDS: CommandTree = {
   version: () => load(import("./commands/version.ts")),
   // doors
   mcp: () => load(import("./commands/mcp.ts")),
+  hook: { "claude-code": () => load(import("./commands/hook-claude-code.ts")) },
+  capture: {
+    sync: () => load(import("./commands/capture-sync.ts")),
+    status: () => load(import("./commands/capture-status.ts")),
+  },
 };

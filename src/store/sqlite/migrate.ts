@@ -3,9 +3,10 @@ import { ZeroDbError } from "../../errors.ts";
 // Migrations are imported as text so they ship inside the compiled binary.
 import m001 from "./migrations/001_init.sql" with { type: "text" };
 import m002 from "./migrations/002_objects.sql" with { type: "text" };
+import m003 from "./migrations/003_capture.sql" with { type: "text" };
 
 /** Numbered migrations; index i brings the schema to user_version i + 1. */
-export const MIGRATIONS: readonly string[] = [m001, m002];
+export const MIGRATIONS: readonly string[] = [m001, m002, m003];
 
 /**
  * Brings the store to the newest schema under a write lock, so two processes

@@ -1,0 +1,70 @@
+/**
+ * From one transcript line to the entries that store it (DESIGN.md 7.2):
+ * render, redact (before anything is stored), chunk, and name each chunk
+ * `<source>:<position>:<chunk>`. Deterministic: the same line at the same
+ * position always gives the same entries, so a replay is recognised by its
+ * idempotency keys (I3).
+ */
+import { META_MAX_BYTES } from "../limits.ts";
+import type { EntryInput } from "../schema/ops.ts";
+import { redact } from "../redact.ts";
+import { sha256Hex } from "../util/hash.ts";
+import { chunkText } from "./chunk.ts";
+import { type ImageBlock, renderLine } from "./render.ts";
+
+/** One stored chunk of a line. */
+export type CaptureEntryInput = EntryInput & { idem_key: string; meta: Record<string, unknown> };
+
+/** A line's entries, one per chunk (none for a blank line). */
+export interface LineEntries {
+  entries: CaptureEntryInput[];
+  /** The line was not JSON: it is kept as a note and reported once. */
+  unparsable: boolean;
+  /** Image blocks, by the digest their meta names. */
+  images: { object: string; image: ImageBlock }[];
+}
+
+/** Where a line sits and how to name and mark its entries. */
+export interface LineContext {
+  /** The first part of every idempotency key: the harness session id, or `<id>/<agent file name>`. */
+  idemPrefix: string;
+  /** The line's 0-based index in its file. */
+  position: number;
+  /** Set for a subagent transcript: every entry is marked with it. */
+  agentId?: string;
+  /** Replace secrets before storing (config capture.redact, on by default). */
+  redact: boolean;
+}
+
+/** The entries of one line (its text without the newline). */
+export function lineEntries(text: string, ctx: LineContext): LineEntries {
+  if (text.trim() === "") return { entries: [], unparsable: false, images: [] };
+  const rendered = renderLine(text);
+  const meta: Record<string, unknown> = { ...rendered.meta, position: ctx.position };
+  if (ctx.agentId !== undefined) {
+    meta.isSidechain = true;
+    meta.agent_id ??= ctx.agentId;
+  }
+  let content = rendered.content.toWellFormed();
+  if (ctx.redact) {
+    const r = redact(content);
+    content = r.text;
+    if (r.redactions > 0) meta.redacted = r.redactions;
+  }
+  const images = rendered.images.map((image) => ({ object: `sha256:${sha256Hex(image.data)}`, image }));
+  if (images.length > 0) meta.images = images.slice(0, 32).map((i) => ({ object: i.object, type: i.image.mediaType, bytes: i.image.data.length }));
+  const { chunks, truncated } = chunkText(content);
+  const entries = chunks.map((chunk, i): CaptureEntryInput => {
+    const m: Record<string, unknown> = chunks.length > 1 || truncated ? { ...meta, chunk: i, chunks: chunks.length } : { ...meta };
+    if (truncated && i === chunks.length - 1) m.truncated = true;
+    return { role: rendered.role, content: chunk, meta: fitMeta(m), idem_key: `${ctx.idemPrefix}:${ctx.position}:${i}` };
+  });
+  return { entries, unparsable: rendered.meta.type === "unparsable", images };
+}
+
+/** Drops the optional lists when meta would pass its limit (it cannot in practice: every string in it is short). */
+function fitMeta(meta: Record<string, unknown>): Record<string, unknown> {
+  if (Buffer.byteLength(JSON.stringify(meta), "utf8") <= META_MAX_BYTES) return meta;
+  const { tools: _t, tool_use_ids: _i, images: _im, ...rest } = meta;
+  return rest;
+}

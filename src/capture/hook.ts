@@ -1,0 +1,113 @@
+/**
+ * `zerodb hook claude-code` (DESIGN.md 7.2): one run per hook event. It reads
+ * the event from stdin, captures what the session's transcripts hold beyond
+ * their cursors (bounded per run), and on SessionStart records the project's
+ * latest capture and prints a starting context. It never blocks or breaks
+ * the harness: whatever fails becomes one line in capture.log and exit 0.
+ */
+import type { Config } from "../config.ts";
+import { toZeroDbError } from "../errors.ts";
+import { captureSession, projectSession } from "../project.ts";
+import { type HookEvent, parseHookEvent } from "./event.ts";
+import { HOOK_INPUT_MAX_BYTES, RUN_MAX_BYTES, RUN_MAX_ENTRIES, SESSION_END_DEADLINE_MS, SESSION_END_MAX_BYTES } from "./limits.ts";
+import { logLine } from "./log.ts";
+import { type RunResult, captureSources } from "./run.ts";
+import type { CaptureSink } from "./sink.ts";
+import { harnessSessionId, mainSource, subagentSources } from "./sources.ts";
+import { startContext } from "./start-context.ts";
+
+/** What the hook needs from its process; the CLI command binds these. */
+export interface HookIo {
+  /** The configuration; may throw (a bad config file). */
+  config(): Config;
+  /** The home to log to when the configuration cannot be read. */
+  fallbackHome(): string;
+  stdin(): Promise<Uint8Array>;
+  writeOut(text: string): Promise<void>;
+  withSink<T>(config: Config, fn: (sink: CaptureSink) => Promise<T>): Promise<T>;
+  /** Starts a detached catch-up of one transcript that outlives the hook (SessionEnd). */
+  catchUp?(transcriptPath: string): void;
+  /** Receives one JSON line of figures when tracing is on. */
+  trace?(line: string): void;
+}
+
+/** Runs the hook; resolves when done, never rejects. */
+export async function runHook(io: HookIo): Promise<void> {
+  let home: string | undefined;
+  let event: HookEvent | undefined;
+  const problems: string[] = [];
+  let output = "";
+  try {
+    const config = io.config();
+    home = config.home;
+    event = parseHookEvent(await readStdin(io));
+    // The hook's presence is the opt-in; an explicit `capture.enabled: false` turns it off.
+    if (config.file.capture?.enabled === false) return;
+    const ev = event;
+    const harnessId = harnessSessionId(ev.transcript_path, ev.session_id);
+    const project = projectSession(ev.cwd);
+    const session = captureSession(project, harnessId);
+    const isEnd = ev.hook_event_name === "SessionEnd";
+    const entries = config.file.capture?.max_entries_per_run ?? RUN_MAX_ENTRIES;
+    const result = await io.withSink(config, async (sink) => {
+      if (ev.hook_event_name === "SessionStart") {
+        try {
+          output = await startContext(sink.memory, { project, session, harnessSession: harnessId, source: ev.source });
+        } catch (err) {
+          problems.push(`start context: ${describe(err)}`);
+        }
+      }
+      const r = await captureSources({
+        sink,
+        sources: [mainSource(ev.transcript_path, harnessId), ...subagentSources(ev.transcript_path, harnessId)],
+        session,
+        redact: config.redact,
+        budget: isEnd ? { entries, bytes: SESSION_END_MAX_BYTES, deadline: SESSION_END_DEADLINE_MS } : { entries, bytes: RUN_MAX_BYTES },
+      });
+      io.trace?.(JSON.stringify({ event: ev.hook_event_name, ...summary(r), sql: (sink as { trace?: unknown }).trace }));
+      return r;
+    });
+    // The transcript is written asynchronously and is created after SessionStart: not a problem then.
+    problems.push(...result.warnings.filter((w) => !(ev.hook_event_name === "SessionStart" && w.startsWith("transcript not found"))));
+    if (isEnd && result.behind) io.catchUp?.(ev.transcript_path);
+  } catch (err) {
+    problems.push(describe(err));
+  }
+  if (problems.length > 0) {
+    const who = event ? `${event.hook_event_name} session=${event.session_id}` : "hook";
+    logLine(home ?? safeFallbackHome(io), `${who}: ${problems.join("; ")}`);
+  }
+  if (output !== "" && event) {
+    try {
+      await io.writeOut(`${JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: output } })}\n`);
+    } catch {
+      // Claude Code closed the pipe: nothing to tell it.
+    }
+  }
+}
+
+async function readStdin(io: HookIo): Promise<string> {
+  const bytes = await io.stdin();
+  if (bytes.byteLength > HOOK_INPUT_MAX_BYTES) throw new Error(`the hook input is over ${HOOK_INPUT_MAX_BYTES} bytes`);
+  return new TextDecoder().decode(bytes);
+}
+
+function summary(r: RunResult) {
+  return { appended: r.appended, skipped: r.skipped, lines: r.lines, bytes: r.bytes, behind: r.behind };
+}
+
+/** A log-safe description: the code and message of a ZeroDbError, never a stack or transcript text. */
+function describe(err: unknown): string {
+  const e = toZeroDbError(err);
+  if (e.code !== "internal") return `${e.code}: ${e.message}`;
+  const cause = e.cause instanceof Error ? `${e.cause.name}: ${e.cause.message}` : String(err);
+  return `internal: ${cause.slice(0, 300)}`;
+}
+
+function safeFallbackHome(io: HookIo): string {
+  try {
+    return io.fallbackHome();
+  } catch {
+    return ".";
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Reading a JSONL transcript from a byte offset, one complete line at a time.
+ * A last line without its newline is still being written (Claude Code writes
+ * the transcript asynchronously): it is left for the next run (DESIGN.md 7.2).
+ */
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+
+/** One complete line: its bytes (without the newline) and where it starts and ends in the file. */
+export interface Line {
+  /** Byte offset of the line's first byte. */
+  start: number;
+  /** Byte offset just past its newline: where the next line starts. */
+  end: number;
+  bytes: Uint8Array;
+}
+
+const FIRST_READ = 64 * 1024;
+const NEWLINE = 0x0a;
+
+/** An open transcript; close it when done (`using`). */
+export interface LineReader {
+  /** The file's size when it was opened. */
+  readonly size: number;
+  /** Complete lines from `offset` on, lazily: stop pulling and nothing more is read. */
+  lines(offset: number): Generator<Line>;
+  [Symbol.dispose](): void;
+}
+
+/** Opens a transcript for reading; throws ENOENT and the like as they are. */
+export function openLines(path: string): LineReader {
+  const fd = openSync(path, "r");
+  let closed = false;
+  const size = fstatSync(fd).size;
+  return {
+    size,
+    *lines(offset: number) {
+      let buf = new Uint8Array(FIRST_READ);
+      let bufStart = offset; // file offset of buf[0]
+      let filled = 0;
+      let scanFrom = 0;
+      let lineStart = 0; // index in buf
+      let eof = false;
+      while (true) {
+        const nl = indexOfNewline(buf, scanFrom, filled);
+        if (nl >= 0) {
+          yield { start: bufStart + lineStart, end: bufStart + nl + 1, bytes: buf.subarray(lineStart, nl) };
+          lineStart = nl + 1;
+          scanFrom = lineStart;
+          continue;
+        }
+        if (eof) return;
+        // Keep the unfinished line at the front; grow the buffer when the line fills it.
+        const pending = filled - lineStart;
+        const want = Math.max(FIRST_READ, pending * 2);
+        // A fresh buffer whenever lines were handed out of this one: callers may still hold them.
+        const next = want > buf.length || lineStart > 0 ? new Uint8Array(Math.max(buf.length, want)) : buf;
+        if (next !== buf) next.set(buf.subarray(lineStart, filled), 0);
+        buf = next;
+        bufStart += lineStart;
+        filled = pending;
+        lineStart = 0;
+        scanFrom = pending;
+        const limit = Math.min(buf.length - filled, size - (bufStart + filled));
+        if (limit <= 0) {
+          eof = true;
+          continue;
+        }
+        const n = readSync(fd, buf, filled, limit, bufStart + filled);
+        if (n === 0) eof = true;
+        filled += n;
+      }
+    },
+    [Symbol.dispose]() {
+      if (closed) return;
+      closed = true;
+      closeSync(fd);
+    },
+  };
+}
+
+function indexOfNewline(buf: Uint8Array, from: number, to: number): number {
+  const i = buf.indexOf(NEWLINE, from);
+  return i >= 0 && i < to ? i : -1;
+}
+
+/** How many complete lines the file holds from `offset` on (for `capture status`). */
+export function countLines(path: string, offset: number): number {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const buf = new Uint8Array(1024 * 1024);
+    let count = 0;
+    for (let pos = offset; pos < size; ) {
+      const n = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
+      if (n === 0) break;
+      for (let i = buf.indexOf(NEWLINE); i >= 0 && i < n; i = buf.indexOf(NEWLINE, i + 1)) count++;
+      pos += n;
+    }
+    return count;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * capture.log (DESIGN.md 7.2): a hook never fails the harness; what went
+ * wrong goes here instead, one line per run, in `<home>/logs/`. Lines carry
+ * codes, positions and paths, never transcript content (it may hold secrets).
+ */
+import { appendFileSync, chmodSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { LOG_MAX_BYTES } from "./limits.ts";
+
+/** The log file of a home. */
+export function captureLogPath(home: string): string {
+  return join(home, "logs", "capture.log");
+}
+
+/**
+ * Appends one line (newlines inside it are flattened). One write of an
+ * O_APPEND file: lines of hooks running at once never interleave. Past
+ * LOG_MAX_BYTES the file moves to capture.log.1 first. Never throws: a log
+ * that cannot be written must not turn into a hook failure.
+ */
+export function logLine(home: string, line: string, now = new Date()): void {
+  try {
+    const path = captureLogPath(home);
+    mkdirSync(join(home, "logs"), { recursive: true, mode: 0o700 });
+    let fresh = false;
+    try {
+      if (statSync(path).size > LOG_MAX_BYTES) {
+        renameSync(path, `${path}.1`);
+        fresh = true;
+      }
+    } catch {
+      fresh = true;
+    }
+    appendFileSync(path, `${now.toISOString()} ${line.replace(/[\r\n]+/g, " ")}\n`, { mode: 0o600 });
+    // The mode given at creation passes through the umask, which is not trusted.
+    if (fresh) chmodSync(path, 0o600);
+  } catch {
+    // Nowhere left to report to; the hook still exits 0.
+  }
+}

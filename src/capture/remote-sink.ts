@@ -1,0 +1,128 @@
+/**
+ * The capture sink of remote mode (config `url`): entries go through the
+ * HTTP client's Memory, and the cursor lives in a file in the home, one per
+ * server, tenant and source. The cursor file cannot commit with the server's
+ * transaction, so it is only ever a lower bound: a replay from an older
+ * cursor resends entries whose idempotency keys the server already holds,
+ * and it answers `duplicate: true` without writing (I3).
+ */
+import { mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { isZeroDbError } from "../errors.ts";
+import { APPEND_MAX_ENTRIES, HTTP_BODY_MAX_BYTES } from "../limits.ts";
+import { type CaptureBatch, type CaptureCursor, type CaptureEntry, type CommitOutcome, type CursorRow, CURSOR_START, compareCursors, resumeIndex } from "../store/capture.ts";
+import type { Memory } from "../store/types.ts";
+import { writeFileAtomic } from "../util/atomic.ts";
+import { sha256Hex } from "../util/hash.ts";
+import { measure } from "./chunk.ts";
+import type { CaptureSink } from "./sink.ts";
+
+/** Room left in a request body for the envelope around the entries. */
+const BODY_BUDGET = HTTP_BODY_MAX_BYTES - 64 * 1024;
+
+/** The directory of a server's and tenant's cursor files. */
+export function remoteCursorDir(home: string, url: string, tenant: string): string {
+  return join(home, "capture", sha256Hex(`${url}\n${tenant}`).slice(0, 16));
+}
+
+/** A sink that appends through `memory` and keeps cursors in `dir`. */
+export function remoteSink(memory: Memory, dir: string): CaptureSink {
+  const file = (source: string) => join(dir, `${sha256Hex(source).slice(0, 32)}.json`);
+  const read = (path: string): CursorRow | undefined => {
+    try {
+      const row = JSON.parse(readFileSync(path, "utf8")) as CursorRow;
+      return typeof row.source === "string" && Number.isSafeInteger(row.offset) && Number.isSafeInteger(row.position) && Number.isSafeInteger(row.chunk)
+        ? row
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const save = (batch: CaptureBatch, cursor: CaptureCursor) => {
+    // Another run may have moved it further meanwhile: never move it back.
+    const now = read(file(batch.source));
+    if (now && compareCursors(now, cursor) >= 0) return;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const row: CursorRow = { source: batch.source, session: now?.session ?? batch.session, path: batch.path, ...cursor, updated: Date.now() };
+    writeFileAtomic(file(batch.source), `${JSON.stringify(row)}\n`, { mode: 0o600 });
+  };
+
+  return {
+    memory,
+    cursor: async (source) => read(file(source)),
+    cursors: async () => {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        return [];
+      }
+      return names
+        .filter((n) => n.endsWith(".json"))
+        .map((n) => read(join(dir, n)))
+        .filter((r): r is CursorRow => r !== undefined)
+        .sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+    },
+    async commit(batch): Promise<CommitOutcome> {
+      const current = read(file(batch.source)) ?? CURSOR_START;
+      const from = resumeIndex(batch, current);
+      if (from === "done" || from === "elsewhere") return { status: "moved", cursor: current };
+      let appended = 0;
+      let skipped = 0;
+      const pending = batch.entries.slice(from);
+      let sent = 0;
+      for (const request of requests(pending)) {
+        const r = await appendSkippingReserved(memory, batch.session, request);
+        appended += r.appended;
+        skipped += r.skipped;
+        sent += request.length;
+        save(batch, pending[sent]?.before ?? batch.end);
+      }
+      if (pending.length === 0) save(batch, batch.end);
+      return { status: "committed", appended, skipped, cursor: batch.end };
+    },
+    close: () => {},
+  };
+}
+
+/** Splits entries into appends of at most 256 entries whose JSON fits one request body. */
+function requests(entries: CaptureEntry[]): CaptureEntry[][] {
+  const out: CaptureEntry[][] = [];
+  let current: CaptureEntry[] = [];
+  let bytes = 0;
+  for (const e of entries) {
+    const size = measure(e.entry.content).json + Buffer.byteLength(JSON.stringify(e.entry.meta ?? {})) + Buffer.byteLength(e.entry.idem_key) + 128;
+    if (current.length > 0 && (current.length === APPEND_MAX_ENTRIES || bytes + size > BODY_BUDGET)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(e);
+    bytes += size;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+/**
+ * Appends entries; an entry whose key the server holds for different content
+ * (a `conflict` naming `entries.<i>.idem_key`) is reserved (I3) and dropped,
+ * and the rest is sent again.
+ */
+async function appendSkippingReserved(memory: Memory, session: string, entries: CaptureEntry[]): Promise<{ appended: number; skipped: number }> {
+  let left = entries.map((e) => e.entry);
+  let skipped = 0;
+  while (left.length > 0) {
+    try {
+      const r = await memory.append({ session, entries: left });
+      const dup = r.entries.filter((e) => e.duplicate).length;
+      return { appended: left.length - dup, skipped: skipped + dup };
+    } catch (err) {
+      const i = isZeroDbError(err) && err.code === "conflict" ? /^entries\.(\d+)\.idem_key$/.exec(err.field ?? "") : null;
+      if (!i) throw err;
+      left = left.filter((_, k) => k !== Number(i[1]));
+      skipped++;
+    }
+  }
+  return { appended: 0, skipped };
+}

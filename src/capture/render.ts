@@ -1,0 +1,166 @@
+/**
+ * One Claude Code transcript line as a turn (HARNESSES.md "Claude Code
+ * transcripts"): a role, a readable text, and meta that keeps the
+ * conversation's tree (uuid, parentUuid) and where the line came from.
+ * Metadata lines (no uuid, or a type this build does not know) are kept
+ * compactly as notes: their JSON minus what meta already holds, so the
+ * transcript can be reconstructed. Pure: no I/O, never throws.
+ */
+import type { z } from "zod";
+import type { Role } from "../schema/common.ts";
+
+/** An image block found in a line: its bytes are not stored in the text. */
+export interface ImageBlock {
+  mediaType: string;
+  /** The decoded bytes. */
+  data: Uint8Array;
+}
+
+/** A rendered line, before redaction and chunking. */
+export interface Rendered {
+  role: z.output<typeof Role>;
+  content: string;
+  meta: Record<string, unknown>;
+  images: ImageBlock[];
+}
+
+type Json = Record<string, unknown>;
+
+/** Message types whose lines carry uuid, parentUuid and (most) a message. */
+const MESSAGE_TYPES = new Set(["user", "assistant", "system", "attachment", "progress"]);
+/** Longest string kept in meta. */
+const SHORT = 256;
+const MAX_LIST = 32;
+
+/** Renders one line's text (without its newline). */
+export function renderLine(text: string): Rendered {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { role: "note", content: text, meta: { type: "unparsable" }, images: [] };
+  }
+  if (!isObject(parsed)) return { role: "note", content: text, meta: { type: "unknown" }, images: [] };
+  const type = typeof parsed.type === "string" ? parsed.type : "unknown";
+  if (typeof parsed.uuid === "string" && MESSAGE_TYPES.has(type)) return renderMessage(parsed, type);
+  return renderMetadata(parsed, type);
+}
+
+function renderMetadata(line: Json, type: string): Rendered {
+  const meta: Json = { type: short(type) };
+  if (typeof line.timestamp === "string") meta.timestamp = short(line.timestamp);
+  if (typeof line.uuid === "string") meta.uuid = short(line.uuid);
+  if (typeof line.parentUuid === "string") meta.parentUuid = short(line.parentUuid);
+  const { type: _t, timestamp: _ts, uuid: _u, parentUuid: _p, ...rest } = line;
+  return { role: "note", content: `[${type}] ${JSON.stringify(rest)}`, meta, images: [] };
+}
+
+function renderMessage(line: Json, type: string): Rendered {
+  const meta: Json = { type, uuid: short(line.uuid as string) };
+  meta.parentUuid = typeof line.parentUuid === "string" ? short(line.parentUuid) : null;
+  if (typeof line.timestamp === "string") meta.timestamp = short(line.timestamp);
+  if (line.isSidechain === true) meta.isSidechain = true;
+  if (typeof line.agentId === "string") meta.agent_id = short(line.agentId);
+  if (line.isMeta === true) meta.isMeta = true;
+  if (line.isCompactSummary === true) meta.isCompactSummary = true;
+  const images: ImageBlock[] = [];
+  const message = isObject(line.message) ? line.message : undefined;
+  if (message && typeof message.id === "string") meta.message_id = short(message.id);
+
+  let role: Rendered["role"];
+  let content: string;
+  if (type === "attachment") {
+    role = "system";
+    const att = isObject(line.attachment) ? line.attachment : {};
+    if (typeof att.type === "string") meta.subtype = short(att.type);
+    const rendered = Array.isArray(line.rendered) ? line.rendered.map((r) => (isObject(r) && typeof r.content === "string" ? r.content : "")).filter((s) => s) : [];
+    content = rendered.length > 0 ? rendered.join("\n\n") : `[attachment] ${JSON.stringify(att)}`;
+  } else if (message !== undefined) {
+    const blocks = renderContent(message.content, meta, images);
+    role = type === "assistant" ? "assistant" : type === "system" ? "system" : type === "user" ? (blocks.toolResult ? "tool" : "user") : "note";
+    content = blocks.text;
+  } else {
+    role = type === "system" ? "system" : "note";
+    if (typeof line.subtype === "string") meta.subtype = short(line.subtype);
+    const { type: _t, uuid: _u, parentUuid: _p, timestamp: _ts, isSidechain: _s, sessionId: _id, cwd: _c, version: _v, gitBranch: _g, userType: _ut, entrypoint: _e, ...rest } = line;
+    content = typeof line.content === "string" ? line.content : `[${type}] ${JSON.stringify(rest)}`;
+  }
+  return { role, content, meta, images };
+}
+
+/** Renders a message's content (a string or blocks), noting tools and images in meta. */
+function renderContent(content: unknown, meta: Json, images: ImageBlock[]): { text: string; toolResult: boolean } {
+  if (typeof content === "string") return { text: content, toolResult: false };
+  if (!Array.isArray(content)) return { text: content === undefined ? "" : JSON.stringify(content), toolResult: false };
+  const parts: string[] = [];
+  const tools = new Set<string>();
+  const toolIds: string[] = [];
+  let toolResult = false;
+  for (const block of content) {
+    if (!isObject(block)) {
+      parts.push(JSON.stringify(block));
+      continue;
+    }
+    switch (block.type) {
+      case "text":
+        parts.push(String(block.text ?? ""));
+        break;
+      case "thinking":
+        parts.push(`[thinking]\n${String(block.thinking ?? "")}`);
+        break;
+      case "redacted_thinking":
+        parts.push("[redacted thinking]");
+        break;
+      case "tool_use":
+      case "server_tool_use": {
+        const name = String(block.name ?? "?");
+        tools.add(name);
+        if (typeof block.id === "string") toolIds.push(block.id);
+        parts.push(`[tool_use ${name}]\n${JSON.stringify(block.input ?? {})}`);
+        break;
+      }
+      case "tool_result": {
+        toolResult = true;
+        if (typeof block.tool_use_id === "string") toolIds.push(block.tool_use_id);
+        const inner = renderContent(block.content, meta, images).text;
+        parts.push(`[tool_result${block.is_error === true ? " error" : ""}]\n${inner}`);
+        break;
+      }
+      case "image":
+        parts.push(renderImage(block, images));
+        break;
+      case "document": {
+        const src = isObject(block.source) ? block.source : {};
+        const label = String(src.media_type ?? src.type ?? "unknown");
+        parts.push(src.type === "text" && typeof src.data === "string" ? src.data : `[document ${label}]`);
+        break;
+      }
+      default:
+        parts.push(`[${String(block.type)}] ${JSON.stringify(block)}`);
+    }
+  }
+  if (tools.size > 0) meta.tools = [...tools].slice(0, MAX_LIST).map(short);
+  if (toolIds.length > 0) meta.tool_use_ids = toolIds.slice(0, MAX_LIST).map(short);
+  return { text: parts.join("\n\n"), toolResult };
+}
+
+/** An image block: noted in the text by type and size; its bytes go to `images`, never into the text. */
+function renderImage(block: Json, images: ImageBlock[]): string {
+  const src = isObject(block.source) ? block.source : {};
+  const mediaType = typeof src.media_type === "string" ? src.media_type : "image";
+  if (src.type === "base64" && typeof src.data === "string") {
+    const data = Buffer.from(src.data, "base64");
+    images.push({ mediaType, data });
+    return `[image ${mediaType}, ${data.length} bytes]`;
+  }
+  return `[image ${mediaType}${typeof src.url === "string" ? ` ${src.url}` : ""}]`;
+}
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Meta strings stay short, so meta stays far under its 16 KiB limit, and well-formed (the schema refuses lone surrogates). */
+function short(s: string): string {
+  return (s.length > SHORT ? s.slice(0, SHORT) : s).toWellFormed();
+}

@@ -1,0 +1,159 @@
+/**
+ * One capture run over the transcripts of a harness session (DESIGN.md 7.2):
+ * from each source's cursor, read complete lines, turn them into entries,
+ * and commit them with the cursor, within a budget of entries and bytes.
+ * A source that is further behind than the budget catches up over later runs.
+ */
+import { APPEND_MAX_ENTRIES } from "../limits.ts";
+import { Entry } from "../schema/ops.ts";
+import { parseInput } from "../schema/parse.ts";
+import { type CaptureBatch, type CaptureCursor, type CaptureEntry, CURSOR_START } from "../store/capture.ts";
+import { lineEntries } from "./entries.ts";
+import { openLines } from "./lines.ts";
+import type { CaptureSink } from "./sink.ts";
+import type { Source } from "./sources.ts";
+
+/** How much one run may do. */
+export interface Budget {
+  /** Entries appended (chunks count one each) over all sources. */
+  entries: number;
+  /** Content bytes appended over all sources. */
+  bytes: number;
+  /** performance.now() after which no further line is read (the batch read so far still commits). */
+  deadline?: number;
+  /** Entries and bytes per transaction (a run may commit several). */
+  batchEntries?: number;
+  batchBytes?: number;
+}
+
+/** What to capture and where. */
+export interface RunOptions {
+  sink: CaptureSink;
+  sources: Source[];
+  /** The capture session for a source that has no cursor yet. */
+  session: string;
+  redact: boolean;
+  budget: Budget;
+  /** Called after each commit with the transcript bytes consumed so far (progress). */
+  onCommit?: (fileBytes: number) => void;
+}
+
+/** What a run did. */
+export interface RunResult {
+  appended: number;
+  /** Entries whose keys were already held (another run stored them, or they were forgotten). */
+  skipped: number;
+  lines: number;
+  /** Content bytes appended or skipped. */
+  bytes: number;
+  /** Transcript bytes the cursors moved over. */
+  fileBytes: number;
+  /** True when the budget stopped the run before every source was read to its end. */
+  behind: boolean;
+  /** Problems worth a log line (unparsable lines, missing files), each once. */
+  warnings: string[];
+}
+
+/** Attempts per source when other runs keep moving the cursor. */
+const MAX_ATTEMPTS = 8;
+
+/** Captures what the sources hold beyond their cursors, within the budget. */
+export async function captureSources(opts: RunOptions): Promise<RunResult> {
+  const result: RunResult = { appended: 0, skipped: 0, lines: 0, bytes: 0, fileBytes: 0, behind: false, warnings: [] };
+  const warnings = new Set<string>();
+  const { budget } = opts;
+  const left = { entries: budget.entries, bytes: budget.bytes };
+  for (const source of opts.sources) {
+    let attempts = 0;
+    while (true) {
+      if (left.entries <= 0 || left.bytes <= 0 || (budget.deadline !== undefined && performance.now() > budget.deadline)) {
+        result.behind = true;
+        break;
+      }
+      const row = await opts.sink.cursor(source.key);
+      const start: CaptureCursor = row ? { offset: row.offset, position: row.position, chunk: row.chunk } : CURSOR_START;
+      const limits = {
+        entries: Math.min(left.entries, budget.batchEntries ?? APPEND_MAX_ENTRIES),
+        bytes: Math.min(left.bytes, budget.batchBytes ?? left.bytes),
+      };
+      const read = readBatch(source, start, row?.session ?? opts.session, opts.redact, limits, budget.deadline, warnings);
+      if (read === undefined) break;
+      const { batch, lines, bytes, complete } = read;
+      if (batch.end.position === start.position && batch.end.chunk === start.chunk) break; // nothing new
+      const outcome = await opts.sink.commit(batch);
+      if (outcome.status === "moved") {
+        // Another run moved the cursor: read again from where it is now.
+        if (++attempts >= MAX_ATTEMPTS) break;
+        continue;
+      }
+      result.appended += outcome.appended;
+      result.skipped += outcome.skipped;
+      result.lines += lines;
+      result.bytes += bytes;
+      left.entries -= batch.entries.length;
+      left.bytes -= bytes;
+      result.fileBytes += batch.end.offset - batch.start.offset;
+      opts.onCommit?.(result.fileBytes);
+      if (complete) break;
+    }
+  }
+  result.warnings = [...warnings];
+  return result;
+}
+
+/** A batch read from a source, or undefined when the file cannot be read (a warning says why). */
+function readBatch(
+  source: Source,
+  start: CaptureCursor,
+  session: string,
+  redact: boolean,
+  limits: { entries: number; bytes: number },
+  deadline: number | undefined,
+  warnings: Set<string>,
+): { batch: CaptureBatch; lines: number; bytes: number; complete: boolean } | undefined {
+  let reader;
+  try {
+    reader = openLines(source.path);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    warnings.add(code === "ENOENT" ? `transcript not found: ${source.path}` : `cannot read ${source.path} (${code ?? "error"})`);
+    return undefined;
+  }
+  using _ = reader;
+  if (reader.size < start.offset) {
+    warnings.add(`${source.path} is shorter than its cursor (${reader.size} < ${start.offset} bytes): left as it is`);
+    return undefined;
+  }
+  const entries: CaptureEntry[] = [];
+  let bytes = 0;
+  let lines = 0;
+  let end = start;
+  let complete = true;
+  let position = start.position;
+  let firstChunk = start.chunk;
+  outer: for (const line of reader.lines(start.offset)) {
+    if (deadline !== undefined && performance.now() > deadline && lines + entries.length > 0) {
+      complete = false;
+      break;
+    }
+    const text = Buffer.from(line.bytes.buffer, line.bytes.byteOffset, line.bytes.byteLength).toString("utf8");
+    const made = lineEntries(text, { idemPrefix: source.idemPrefix, position, agentId: source.agentId, redact });
+    if (made.unparsable) warnings.add(`line ${position} of ${source.path} is not JSON: kept as a note`);
+    for (let chunk = firstChunk; chunk < made.entries.length; chunk++) {
+      const entry = parseInput(Entry, made.entries[chunk], `line ${position}`) as CaptureEntry["entry"];
+      const size = Buffer.byteLength(entry.content, "utf8");
+      if (entries.length >= limits.entries || (entries.length > 0 && bytes + size > limits.bytes)) {
+        end = { offset: line.start, position, chunk };
+        complete = false;
+        break outer;
+      }
+      entries.push({ entry, before: { offset: line.start, position, chunk } });
+      bytes += size;
+    }
+    lines++;
+    position++;
+    firstChunk = 0;
+    end = { offset: line.end, position, chunk: 0 };
+  }
+  return { batch: { source: source.key, session, path: source.path, start, end, entries }, lines, bytes, complete };
+}

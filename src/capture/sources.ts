@@ -1,0 +1,67 @@
+/**
+ * The transcripts of one harness session (DESIGN.md 7.2, HARNESSES.md):
+ * `<dir>/<session id>.jsonl` and its subagents in
+ * `<dir>/<session id>/subagents/agent-*.jsonl`, each read with a cursor of its own.
+ */
+import { readdirSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { IDEM_KEY_MAX_BYTES } from "../limits.ts";
+import { sha256Hex } from "../util/hash.ts";
+
+/** One transcript file and how its entries are named. */
+export interface Source {
+  /** The cursor's key: the harness session id, or `<id>/<agent file name>`. */
+  key: string;
+  /** The first part of its idempotency keys: the key, or its digest when the key is too long. */
+  idemPrefix: string;
+  path: string;
+  /** For a subagent transcript: the agent's id (from `agent-<id>.jsonl`). */
+  agentId?: string;
+}
+
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+const AGENT_FILE = /^agent-(.+)\.jsonl$/;
+/** Room an idempotency key needs after its prefix: `:` position `:` chunk. */
+const KEY_SUFFIX_BYTES = 1 + 16 + 1 + 2;
+
+/**
+ * The harness session a transcript belongs to: its file name without
+ * `.jsonl`, which is how Claude Code names it. The file, not the event's
+ * session_id, is what the cursor follows: a forked session fires SessionStart
+ * with its parent's id (HARNESSES.md quirks), and `capture sync` only has files.
+ */
+export function harnessSessionId(transcriptPath: string, eventSessionId?: string): string {
+  const name = basename(transcriptPath);
+  const id = name.endsWith(".jsonl") ? name.slice(0, -".jsonl".length) : "";
+  if (SAFE_ID.test(id)) return id;
+  return eventSessionId ?? name;
+}
+
+/** The idempotency-key prefix of a source key: the key itself while the whole key fits in 255 bytes. */
+export function idemPrefix(key: string): string {
+  return Buffer.byteLength(key, "utf8") + KEY_SUFFIX_BYTES <= IDEM_KEY_MAX_BYTES ? key : `sha256:${sha256Hex(key)}`;
+}
+
+/** The main transcript's source. */
+export function mainSource(transcriptPath: string, harnessId: string): Source {
+  return { key: harnessId, idemPrefix: idemPrefix(harnessId), path: transcriptPath };
+}
+
+/** The subagent transcripts beside a main transcript, by file name (none when the directory is missing). */
+export function subagentSources(transcriptPath: string, harnessId: string): Source[] {
+  if (!SAFE_ID.test(harnessId)) return [];
+  const dir = join(dirname(transcriptPath), harnessId, "subagents");
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => AGENT_FILE.test(n))
+    .sort()
+    .map((n) => {
+      const key = `${harnessId}/${n}`;
+      return { key, idemPrefix: idemPrefix(key), path: join(dir, n), agentId: AGENT_FILE.exec(n)![1]! };
+    });
+}

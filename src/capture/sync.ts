@@ -1,0 +1,187 @@
+/**
+ * `zerodb capture sync` and `capture status` (DESIGN.md 7.2): every
+ * transcript under `<Claude config dir>/projects`, caught up at once (no
+ * per-run bound), or compared with its cursor.
+ */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { captureSession, projectSession } from "../project.ts";
+import type { CursorRow } from "../store/capture.ts";
+import { SYNC_BATCH_ENTRIES, RUN_MAX_BYTES } from "./limits.ts";
+import { countLines, openLines } from "./lines.ts";
+import { type RunResult, captureSources } from "./run.ts";
+import type { CaptureSink } from "./sink.ts";
+import { type Source, harnessSessionId, mainSource, subagentSources } from "./sources.ts";
+
+/** Claude Code's config dir: `$CLAUDE_CONFIG_DIR`, else `~/.claude` (HARNESSES.md). */
+export function claudeConfigDir(env: Record<string, string | undefined>): string {
+  const set = env.CLAUDE_CONFIG_DIR;
+  if (set) return resolve(set);
+  return join(env.HOME || homedir(), ".claude");
+}
+
+/** Every main transcript `<projects>/<slug>/<session id>.jsonl`, sorted. */
+export function findTranscripts(projectsDir: string): string[] {
+  const out: string[] = [];
+  let slugs: string[];
+  try {
+    slugs = readdirSync(projectsDir);
+  } catch {
+    return [];
+  }
+  for (const slug of slugs.sort()) {
+    const dir = join(projectsDir, slug);
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue; // not a directory
+    }
+    for (const n of names.sort()) if (n.endsWith(".jsonl")) out.push(join(dir, n));
+  }
+  return out;
+}
+
+/**
+ * The working directory a transcript was recorded in: the first line that
+ * names one. The slug of its directory is lossy and never decoded (HARNESSES.md).
+ */
+export function transcriptCwd(path: string): string | undefined {
+  let seen = 0;
+  try {
+    using reader = openLines(path);
+    for (const line of reader.lines(0)) {
+      if (++seen > 1000) return undefined;
+      const text = Buffer.from(line.bytes.buffer, line.bytes.byteOffset, line.bytes.byteLength).toString("utf8");
+      if (!text.includes('"cwd"')) continue;
+      try {
+        const cwd = (JSON.parse(text) as { cwd?: unknown }).cwd;
+        if (typeof cwd === "string" && cwd !== "") return cwd;
+      } catch {
+        // A broken line: look further.
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+/** One transcript of a sync: its sources and the capture session they go to, when it can be known. */
+interface Planned {
+  transcript: string;
+  harnessId: string;
+  sources: Source[];
+  session?: string;
+}
+
+async function plan(sink: CaptureSink, transcript: string): Promise<Planned> {
+  const harnessId = harnessSessionId(transcript);
+  const sources = [mainSource(transcript, harnessId), ...subagentSources(transcript, harnessId)];
+  const row = await sink.cursor(harnessId);
+  if (row) return { transcript, harnessId, sources, session: row.session };
+  const cwd = transcriptCwd(transcript);
+  return { transcript, harnessId, sources, ...(cwd ? { session: captureSession(projectSession(cwd), harnessId) } : {}) };
+}
+
+/** What a sync did. */
+export interface SyncResult {
+  transcripts: number;
+  appended: number;
+  skipped: number;
+  lines: number;
+  bytes: number;
+  warnings: string[];
+}
+
+/** Catches up every transcript given, in batches of at most 256 entries and 32 MiB per transaction. */
+export async function syncTranscripts(
+  sink: CaptureSink,
+  transcripts: string[],
+  opts: { redact: boolean; onProgress?: (bytesRead: number, total: number) => void },
+): Promise<SyncResult> {
+  const plans: Planned[] = [];
+  for (const t of transcripts) plans.push(await plan(sink, t));
+  let total = 0;
+  for (const p of plans) for (const s of p.sources) total += Math.max(0, sizeOf(s.path) - ((await sink.cursor(s.key))?.offset ?? 0));
+  const out: SyncResult = { transcripts: 0, appended: 0, skipped: 0, lines: 0, bytes: 0, warnings: [] };
+  let done = 0;
+  for (const p of plans) {
+    if (!p.session) {
+      out.warnings.push(`${p.transcript}: no line names a working directory yet, so its project is unknown: left for later`);
+      continue;
+    }
+    const r: RunResult = await captureSources({
+      sink,
+      sources: p.sources,
+      session: p.session,
+      redact: opts.redact,
+      budget: { entries: Infinity, bytes: Infinity, batchEntries: SYNC_BATCH_ENTRIES, batchBytes: RUN_MAX_BYTES },
+      onCommit: (bytesRead) => opts.onProgress?.(done + bytesRead, total),
+    });
+    done += r.fileBytes;
+    out.transcripts++;
+    out.appended += r.appended;
+    out.skipped += r.skipped;
+    out.lines += r.lines;
+    out.bytes += r.bytes;
+    out.warnings.push(...r.warnings);
+  }
+  return out;
+}
+
+/** One source's standing. */
+export interface StatusRow {
+  /** The harness session id, or `<id>/<agent file name>` for a subagent transcript. */
+  source: string;
+  capture_session: string | null;
+  transcript: string;
+  lines_captured: number;
+  lines_behind: number;
+  /** The transcript file is gone (Claude Code deletes old ones): what was captured stays. */
+  missing?: true;
+}
+
+/** Where every transcript (and every cursor whose file is gone) stands. */
+export async function captureStatus(sink: CaptureSink, transcripts: string[]): Promise<StatusRow[]> {
+  const rows: StatusRow[] = [];
+  const cursors = new Map((await sink.cursors()).map((c): [string, CursorRow] => [c.source, c]));
+  const seen = new Set<string>();
+  for (const t of transcripts) {
+    const harnessId = harnessSessionId(t);
+    for (const s of [mainSource(t, harnessId), ...subagentSources(t, harnessId)]) {
+      seen.add(s.key);
+      const c = cursors.get(s.key);
+      let behind = 0;
+      try {
+        behind = countLines(s.path, c?.offset ?? 0);
+      } catch {
+        behind = 0;
+      }
+      rows.push({ source: s.key, capture_session: c?.session ?? null, transcript: s.path, lines_captured: c?.position ?? 0, lines_behind: behind });
+    }
+  }
+  for (const c of cursors.values()) {
+    if (seen.has(c.source)) continue;
+    const gone = !existsSync(c.path);
+    let behind = 0;
+    if (!gone) {
+      try {
+        behind = countLines(c.path, c.offset);
+      } catch {
+        behind = 0;
+      }
+    }
+    rows.push({ source: c.source, capture_session: c.session, transcript: c.path, lines_captured: c.position, lines_behind: behind, ...(gone ? { missing: true as const } : {}) });
+  }
+  return rows;
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * The capture sink the shared flags select (DESIGN.md 7.2): the local store,
+ * or with a URL the HTTP client's Memory plus cursor files in the home.
+ */
+import type { Config } from "../config.ts";
+import { localSink } from "../capture/local-sink.ts";
+import { remoteCursorDir, remoteSink } from "../capture/remote-sink.ts";
+import type { CaptureSink } from "../capture/sink.ts";
+import type { SqlTrace } from "../store/sqlite/trace.ts";
+import type { SharedFlags } from "./args.ts";
+import { openLocalStore, withMemory } from "./context.ts";
+
+/** Runs `fn` with the sink of the configuration, closing it afterwards. */
+export async function withCaptureSink<T>(
+  flags: SharedFlags,
+  config: Config,
+  fn: (sink: CaptureSink & { trace?: SqlTrace }) => Promise<T>,
+  opts: { trace?: boolean } = {},
+): Promise<T> {
+  if (config.url) {
+    const url = config.url;
+    return withMemory(flags, (memory) => fn(remoteSink(memory, remoteCursorDir(config.home, url, memory.tenant))));
+  }
+  const store = await openLocalStore(config);
+  try {
+    return await fn(localSink(store, config.tenant ?? "local", opts));
+  } finally {
+    store.close();
+  }
+}

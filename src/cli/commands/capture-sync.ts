@@ -1,0 +1,34 @@
+import { join, resolve } from "node:path";
+import { claudeConfigDir, findTranscripts, type SyncResult, syncTranscripts } from "../../capture/sync.ts";
+import { withCaptureSink } from "../capture-sink.ts";
+import { zcommand } from "../command.ts";
+import { configFrom } from "../context.ts";
+import { type Progress, byteProgress } from "../progress.ts";
+
+/** `zerodb capture sync`: backfills every Claude Code transcript at once, with progress on a TTY (DESIGN.md 7.2). */
+export default zcommand({
+  meta: { name: "sync", description: "Capture every Claude Code transcript up to its end (not bounded per run like the hook)" },
+  args: {
+    transcript: { type: "string", description: "only this transcript (and its subagents)", valueHint: "file" },
+  },
+  async run(args) {
+    const config = configFrom(args);
+    const transcripts =
+      typeof args.transcript === "string" ? [resolve(args.transcript)] : findTranscripts(join(claudeConfigDir(process.env), "projects"));
+    let progress: Progress | undefined;
+    const onProgress = (bytes: number, total: number) => {
+      progress ??= byteProgress("capturing transcripts", total, { minBytes: 1024 * 1024 });
+      progress.update(bytes);
+    };
+    try {
+      return await withCaptureSink(args, config, (sink) => syncTranscripts(sink, transcripts, { redact: config.redact, onProgress }));
+    } finally {
+      progress?.done();
+    }
+  },
+  human: (r: SyncResult) =>
+    [
+      `captured ${r.appended} entries (${r.lines} lines, ${r.skipped} already stored) from ${r.transcripts} transcript(s)`,
+      ...r.warnings.map((w) => `warning: ${w}`),
+    ].join("\n"),
+});

@@ -1,0 +1,54 @@
+import { resolveHome } from "../../config.ts";
+import { runHook } from "../../capture/hook.ts";
+import { withCaptureSink } from "../capture-sink.ts";
+import { zcommand } from "../command.ts";
+import { configFrom } from "../context.ts";
+import { writeOut } from "../output.ts";
+import type { SharedFlags } from "../args.ts";
+
+/**
+ * `zerodb hook claude-code`: the Claude Code hook (DESIGN.md 7.2). Stdout
+ * belongs to Claude Code (SessionStart's context JSON, nothing else); every
+ * failure goes to capture.log and the exit code stays 0, because exit 2
+ * would block the user's prompt.
+ */
+export default zcommand({
+  meta: { name: "claude-code", description: "Capture a Claude Code session (the hook command for SessionStart, UserPromptSubmit, Stop, SubagentStop, PreCompact, SessionEnd)" },
+  async run(args) {
+    await runHook({
+      config: () => configFrom(args),
+      fallbackHome: () => resolveHome(),
+      stdin: () => Bun.stdin.bytes(),
+      writeOut,
+      withSink: (config, fn) => withCaptureSink(args, config, fn, { trace: Boolean(process.env.ZERODB_CAPTURE_TRACE) }),
+      catchUp: (transcript) => {
+        // Claude Code waits at most 1.5 s for SessionEnd hooks; a detached process with its
+        // output redirected survives its exit and finishes the transcript (HARNESSES.md).
+        const proc = Bun.spawn([...self(), "capture", "sync", "--transcript", transcript, ...storeFlags(args)], {
+          stdio: ["ignore", "ignore", "ignore"],
+          detached: true,
+        });
+        proc.unref();
+      },
+      ...(process.env.ZERODB_CAPTURE_TRACE ? { trace: (line: string) => process.stderr.write(`${line}\n`) } : {}),
+    });
+    return undefined;
+  },
+});
+
+/** This zerodb as a command: the compiled binary, or bun and the source entry in development. */
+function self(): string[] {
+  // A compiled binary's entry lives in Bun's embedded file system (/$bunfs/, or B:/~BUN/ on Windows).
+  const compiled = Bun.main.startsWith("/$bunfs/") || /^[A-Za-z]:[\\/]~BUN[\\/]/.test(Bun.main);
+  return compiled ? [process.execPath] : [process.execPath, Bun.main];
+}
+
+/** The shared flags that select the store, passed on to the catch-up. */
+function storeFlags(args: SharedFlags): string[] {
+  const out: string[] = [];
+  for (const name of ["home", "data-dir", "url", "tenant", "token-file", "config"] as const) {
+    const v = args[name];
+    if (typeof v === "string") out.push(`--${name}`, v);
+  }
+  return out;
+}

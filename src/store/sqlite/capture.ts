@@ -1,0 +1,51 @@
+/**
+ * Capture cursors on the SQLite engine (DESIGN.md 7.2): a batch of transcript
+ * entries and the cursor that covers them commit in one BEGIN IMMEDIATE
+ * transaction, and the cursor is re-read inside it, so overlapping hooks
+ * never append the same line twice and a crash never loses or repeats one.
+ */
+import type { Database } from "bun:sqlite";
+import { type CaptureBatch, type CaptureCursor, type CommitOutcome, type CursorRow, CURSOR_START, resumeIndex } from "../capture.ts";
+import { append } from "./turns.ts";
+
+const COLUMNS = "source, session, path, offset, position, chunk, updated";
+
+/** The cursor row of one source, or undefined. */
+export function getCursor(db: Database, tenant: string, source: string): CursorRow | undefined {
+  return (db.query(`SELECT ${COLUMNS} FROM capture_cursors WHERE tenant = ? AND source = ?`).get(tenant, source) as CursorRow | null) ?? undefined;
+}
+
+/** Every cursor row of a tenant, by source. */
+export function listCursors(db: Database, tenant: string): CursorRow[] {
+  return db.query(`SELECT ${COLUMNS} FROM capture_cursors WHERE tenant = ? ORDER BY source`).all(tenant) as CursorRow[];
+}
+
+/**
+ * Appends a batch and moves its source's cursor to the batch's end, in one
+ * BEGIN IMMEDIATE transaction. The cursor is read again under the write lock
+ * (resumeIndex): when another hook stored a prefix of the batch, only the rest
+ * is appended; when it stored all of it, or the cursor is somewhere the batch
+ * does not cover, nothing is written and the caller reads again from there.
+ * An entry whose idempotency key the tenant already holds is skipped, not
+ * rewritten: the key stays reserved after a forget (I3), so a replayed
+ * capture never brings forgotten content back.
+ */
+export function commitCapture(db: Database, tenant: string, batch: CaptureBatch): CommitOutcome {
+  return db
+    .transaction((): CommitOutcome => {
+      const current: CaptureCursor = getCursor(db, tenant, batch.source) ?? CURSOR_START;
+      const from = resumeIndex(batch, current);
+      if (from === "done" || from === "elsewhere") return { status: "moved", cursor: current };
+      const reserved = db.query("SELECT 1 FROM tape WHERE tenant = ? AND idem_key = ?");
+      const fresh = batch.entries.slice(from).filter((e) => reserved.get(tenant, e.entry.idem_key) === null);
+      // Nested in this transaction, append runs as a savepoint: it commits with the cursor or not at all.
+      if (fresh.length > 0) append(db, tenant, { session: batch.session, entries: fresh.map((e) => e.entry) });
+      db.query(
+        `INSERT INTO capture_cursors (tenant, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tenant, source) DO UPDATE SET path = excluded.path, offset = excluded.offset,
+           position = excluded.position, chunk = excluded.chunk, updated = excluded.updated`,
+      ).run(tenant, batch.source, batch.session, batch.path, batch.end.offset, batch.end.position, batch.end.chunk, Date.now());
+      return { status: "committed", appended: fresh.length, skipped: batch.entries.length - from - fresh.length, cursor: batch.end };
+    })
+    .immediate();
+}
