@@ -43,4 +43,10 @@ export const COMMANDS: CommandTree = {
     sync: () => load(import("./commands/capture-sync.ts")),
     status: () => load(import("./commands/capture-status.ts")),
   },
+  serve: () => load(import("./commands/serve.ts")),
+  token: {
+    create: () => load(import("./commands/token-create.ts")),
+    list: () => load(import("./commands/token-list.ts")),
+    revoke: () => load(import("./commands/token-revoke.ts")),
+  },
 };

@@ -6,7 +6,6 @@
 import { type Config, ensureHome, resolveConfig } from "../config.ts";
 import type { Memory, Store } from "../store/types.ts";
 import type { SharedFlags } from "./args.ts";
-import { unavailable } from "./output.ts";
 
 /** The configuration the shared flags describe. */
 export function configFrom(flags: SharedFlags): Config {
@@ -30,7 +29,11 @@ export async function openLocalStore(config: Config): Promise<Store> {
 /** Runs `fn` with the memory the flags select, closing it afterwards. */
 export async function withMemory<T>(flags: SharedFlags, fn: (memory: Memory, config: Config) => Promise<T>): Promise<T> {
   const config = configFrom(flags);
-  if (config.url) throw unavailable("remote mode (--url) needs the HTTP client, which this build does not have yet");
+  if (config.url) {
+    // Remote mode: the same operations over HTTP, loaded only when asked for.
+    const [{ connectHttpMemory }, { resolveToken }] = await Promise.all([import("../client/http.ts"), import("../client/token.ts")]);
+    return fn(await connectHttpMemory({ url: config.url, token: resolveToken(config), tenant: config.tenant }), config);
+  }
   const store = await openLocalStore(config);
   try {
     return await fn(store.memory(config.tenant ?? "local"), config);

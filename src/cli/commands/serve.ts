@@ -1,0 +1,63 @@
+import { isLoopbackHost } from "../../http/serve.ts";
+import { zcommand } from "../command.ts";
+import { configFrom, openLocalStore } from "../context.ts";
+import { writeErr } from "../output.ts";
+import { UsageError, intFlag } from "../parse.ts";
+
+const SIGNALS = ["SIGINT", "SIGTERM"] as const;
+
+/** Resolves with the first SIGINT or SIGTERM; later ones call `again`. */
+function nextSignal(again: () => void): { signal: Promise<string>; dispose(): void } {
+  let first: ((s: string) => void) | undefined;
+  const signal = new Promise<string>((resolve) => (first = resolve));
+  let seen = false;
+  const on = (s: string) => {
+    if (seen) return again();
+    seen = true;
+    first!(s);
+  };
+  for (const s of SIGNALS) process.on(s, on);
+  return { signal, dispose: () => SIGNALS.forEach((s) => process.off(s, on)) };
+}
+
+/** `zerodb serve`: the HTTP server of DESIGN.md 6.1 on the local store, until SIGINT or SIGTERM. */
+export default zcommand({
+  meta: { name: "serve", description: "Serve the store over HTTP (127.0.0.1:7077 by default) until Ctrl-C or SIGTERM" },
+  args: {
+    host: { type: "string", description: "the address to listen on (default 127.0.0.1)", valueHint: "host" },
+    port: { type: "string", description: "the port (default 7077; 0 picks a free one)", valueHint: "port" },
+    "allow-remote": { type: "boolean", description: "allow a host other machines can reach (no TLS: put a TLS proxy in front)" },
+  },
+  async run(args) {
+    const host = args.host === undefined ? "127.0.0.1" : String(args.host);
+    const port = intFlag("port", args.port) ?? 7077;
+    if (port > 65535) throw new UsageError("port: must be 0 to 65535", "port");
+    if (host === "") throw new UsageError("host: must not be empty", "host");
+    // D1: zerodb listens on loopback unless told otherwise, explicitly.
+    if (!isLoopbackHost(host) && !args["allow-remote"]) {
+      throw new UsageError(
+        `refusing to listen on ${host}: it is not a loopback address, so other machines could reach the store; add --allow-remote if that is what you want (tokens then cross the network: put TLS in front)`,
+        "host",
+      );
+    }
+    const store = await openLocalStore(configFrom(args));
+    try {
+      const [{ createApp }, { serveHttp }] = await Promise.all([import("../../http/app.ts"), import("../../http/serve.ts")]);
+      const app = createApp({ store, log: writeErr });
+      const server = serveHttp({ fetch: app.fetch, host, port });
+      const signals = nextSignal(() => {
+        writeErr("zerodb: second signal: closing open connections now");
+        void server.abort();
+      });
+      writeErr(`zerodb listening on ${server.url}`);
+      const signal = await signals.signal;
+      writeErr(`zerodb: ${signal}: shutting down, ${server.inFlight()} request(s) in flight`);
+      await server.stop();
+      signals.dispose();
+      writeErr("zerodb: stopped");
+    } finally {
+      store.close();
+    }
+    return undefined;
+  },
+});

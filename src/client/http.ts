@@ -1,0 +1,63 @@
+/**
+ * The Memory interface over HTTP (DESIGN.md 6.1): what the CLI, MCP and
+ * capture use in remote mode. Inputs are validated here with the same zod
+ * schemas first, so a bad input fails the same way, without a round trip,
+ * and the server validates again (D3).
+ */
+import { ZeroDbError } from "../errors.ts";
+import * as In from "../schema/ops.ts";
+import { parseInput } from "../schema/parse.ts";
+import type * as Out from "../schema/results.ts";
+import type { Memory } from "../store/types.ts";
+import { objectMethods } from "./objects.ts";
+import { type Requester, type ServerOptions, createRequester } from "./request.ts";
+
+/** The path of a fact: each segment percent-encoded, '/' kept (the route takes the rest of the path). */
+export function factPath(key: string): string {
+  return `/v1/facts/${key.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+/** The tenant a token acts in, asked of the server. */
+export async function whoami(requester: Requester): Promise<string> {
+  return (await requester.json<{ tenant: string }>({ method: "GET", path: "/v1/whoami" })).tenant;
+}
+
+/** A Memory for a tenant whose token `requester` holds. */
+export function httpMemory(requester: Requester, tenant: string): Memory {
+  const get = <T>(path: string, query: Record<string, string | number | undefined> = {}) => requester.json<T>({ method: "GET", path, query });
+  return {
+    tenant,
+    append: async (i) => requester.json<Out.AppendResult>({ method: "POST", path: "/v1/turns", json: parseInput(In.AppendInput, i) }),
+    read: async (i) => get<Out.ReadResult>("/v1/turns", parseInput(In.ReadInput, i)),
+    sessions: async (i) => get<Out.SessionsResult>("/v1/sessions", parseInput(In.SessionsInput, i ?? {})),
+    search: async (i) => {
+      const { query, ...rest } = parseInput(In.SearchInput, i);
+      return get<Out.SearchResult>("/v1/search", { q: query, ...rest });
+    },
+    factSet: async (i) => {
+      const { key, ...body } = parseInput(In.FactSetInput, i);
+      return requester.json<Out.WriteResult>({ method: "PUT", path: factPath(key), json: body });
+    },
+    factGet: async (i) => get<Out.Fact>(factPath(parseInput(In.FactGetInput, i).key)),
+    factList: async (i) => get<Out.FactListResult>("/v1/facts", parseInput(In.FactListInput, i ?? {})),
+    forget: async (i) => requester.json<Out.ForgetResult>({ method: "POST", path: "/v1/forget", json: parseInput(In.ForgetInput, i) }),
+    stats: async (i) => {
+      parseInput(In.StatsInput, i ?? {});
+      return get<Out.StatsResult>("/v1/stats");
+    },
+    ...objectMethods(requester),
+  };
+}
+
+/**
+ * Connects to a server: asks it who the token is (so a bad token fails here,
+ * clearly) and, when `tenant` is given, checks the token acts in that tenant.
+ */
+export async function connectHttpMemory(opts: ServerOptions & { tenant?: string }): Promise<Memory> {
+  const requester = createRequester(opts);
+  const tenant = await whoami(requester);
+  if (opts.tenant !== undefined && opts.tenant !== tenant) {
+    throw new ZeroDbError("unauthorized", `tenant: the token acts in tenant ${tenant}, not ${opts.tenant}`, { field: "tenant" });
+  }
+  return httpMemory(requester, tenant);
+}

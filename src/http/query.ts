@@ -1,0 +1,60 @@
+/**
+ * Query strings into operation inputs, strictly (DESIGN.md I6): numbers are
+ * whole decimal numbers ("12abc", "-1", "1e3" are invalid_input), a parameter
+ * given twice or unknown is refused, and percent-encoding must decode to
+ * valid UTF-8. The result is validated with the operation's zod schema (D3).
+ */
+import type { z } from "zod";
+import { ZeroDbError, invalid } from "../errors.ts";
+import { parseInput } from "../schema/parse.ts";
+
+/** One query parameter: the input field it fills (when named differently) and whether it is a number. */
+export interface QueryParam {
+  field?: string;
+  int?: boolean;
+}
+
+/** Decodes one application/x-www-form-urlencoded component, refusing invalid UTF-8. */
+function decode(raw: string, field: string): string {
+  try {
+    return decodeURIComponent(raw.replaceAll("+", " "));
+  } catch {
+    throw invalid(field, "is not valid percent-encoded UTF-8");
+  }
+}
+
+/** A whole number of at most 16 digits. */
+function int(value: string, field: string): number {
+  if (!/^\d{1,16}$/.test(value)) throw invalid(field, "must be a whole number");
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw invalid(field, "is too large");
+  return n;
+}
+
+/** Parses a request's query string with `params`, then validates it with `schema`. */
+export function queryInput<S extends z.ZodType>(url: string, schema: S, params: Record<string, QueryParam> = {}): z.output<S> {
+  const search = new URL(url).search.slice(1);
+  const input: Record<string, unknown> = {};
+  const nameOf = new Map(Object.entries(params).map(([name, p]) => [p.field ?? name, name]));
+  for (const pair of search === "" ? [] : search.split("&")) {
+    if (pair === "") continue;
+    const eq = pair.indexOf("=");
+    const name = decode(eq < 0 ? pair : pair.slice(0, eq), "query");
+    const value = decode(eq < 0 ? "" : pair.slice(eq + 1), name);
+    const param = Object.hasOwn(params, name) ? params[name] : undefined;
+    if (!param) throw invalid(name, "unknown query parameter");
+    const field = param.field ?? name;
+    if (Object.hasOwn(input, field)) throw invalid(name, "given more than once");
+    input[field] = param.int ? int(value, name) : value;
+  }
+  try {
+    return parseInput(schema, input);
+  } catch (err) {
+    // Name the parameter as the caller wrote it (`q`, not `query`).
+    if (err instanceof ZeroDbError && err.field !== undefined && nameOf.has(err.field)) {
+      const name = nameOf.get(err.field)!;
+      if (name !== err.field) throw new ZeroDbError(err.code, err.message.replace(err.field, name), { field: name });
+    }
+    throw err;
+  }
+}

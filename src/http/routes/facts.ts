@@ -1,0 +1,45 @@
+/**
+ * Facts, DESIGN.md 6.1: `PUT`/`GET /v1/facts/<key>` (fact_set / fact_get; the
+ * key may contain '/') and `GET /v1/facts` (fact_list).
+ */
+import { z } from "zod";
+import { invalid } from "../../errors.ts";
+import { FactGetInput, FactListInput, FactSetInput } from "../../schema/ops.ts";
+import { parseInput } from "../../schema/parse.ts";
+import { asObject, readJsonBody } from "../body.ts";
+import type { App } from "../env.ts";
+import { queryInput } from "../query.ts";
+
+const PREFIX = "/v1/facts/";
+
+/** The fact key of a request's path: everything after /v1/facts/, percent-decoded. */
+export function factKey(url: string): string {
+  // From the raw path, so an encoded '/' (%2F) and a literal one name the same key.
+  const raw = new URL(url).pathname.slice(PREFIX.length);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw invalid("key", "is not valid percent-encoded UTF-8");
+  }
+}
+
+/** Registers /v1/facts and /v1/facts/<key>. */
+export function factRoutes(app: App): void {
+  app.put(`${PREFIX}:key{.+}`, async (c) => {
+    queryInput(c.req.url, z.strictObject({}));
+    const key = factKey(c.req.url);
+    const body = asObject(await readJsonBody(c.req.raw));
+    if (Object.hasOwn(body, "key")) throw invalid("key", "comes from the path; leave it out of the body");
+    const input = parseInput(FactSetInput, { ...body, key });
+    return c.json(await c.var.memory.factSet(input));
+  });
+  app.get(`${PREFIX}:key{.+}`, async (c) => {
+    queryInput(c.req.url, z.strictObject({}));
+    const input = parseInput(FactGetInput, { key: factKey(c.req.url) });
+    return c.json(await c.var.memory.factGet(input));
+  });
+  app.get("/v1/facts", async (c) => {
+    const input = queryInput(c.req.url, FactListInput, { prefix: {}, after: {}, limit: { int: true } });
+    return c.json(await c.var.memory.factList(input));
+  });
+}

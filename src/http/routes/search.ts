@@ -1,0 +1,18 @@
+/** `GET /v1/search?q=` (search), DESIGN.md 6.1. */
+import { SearchInput } from "../../schema/ops.ts";
+import type { App } from "../env.ts";
+import { queryInput } from "../query.ts";
+
+/** Registers /v1/search. */
+export function searchRoutes(app: App): void {
+  app.get("/v1/search", async (c) => {
+    const input = queryInput(c.req.url, SearchInput, {
+      q: { field: "query" },
+      session: {},
+      prefix: {},
+      role: {},
+      limit: { int: true },
+    });
+    return c.json(await c.var.memory.search(input));
+  });
+}
