@@ -3,7 +3,9 @@
  * StepFailure (or any error) to fail; it returns to pass.
  */
 import type { Sandbox } from "./sandbox.ts";
+import { hook } from "./steps/hook.ts";
 import { mcp } from "./steps/mcp.ts";
+import { serve } from "./steps/serve.ts";
 import { store } from "./steps/store.ts";
 import { version } from "./steps/version.ts";
 
@@ -17,5 +19,7 @@ export interface Step {
 export const STEPS: readonly Step[] = [
   { name: "version", run: version },
   { name: "store", run: store },
+  { name: "serve", run: serve },
   { name: "mcp", run: mcp },
+  { name: "hook", run: hook },
 ];
