@@ -6,6 +6,7 @@ const load = (p: Promise<{ default: Section }>) => p.then((m) => m.default);
 export const SECTIONS: (() => Promise<Section>)[] = [
   () => load(import("./machine.ts")),
   () => load(import("./store.ts")),
+  () => load(import("./http.ts")),
   () => load(import("./objects.ts")),
   () => load(import("./mcp.ts")),
   () => load(import("./startup.ts")),
