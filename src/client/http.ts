@@ -10,7 +10,7 @@ import { parseInput } from "../schema/parse.ts";
 import type * as Out from "../schema/results.ts";
 import type { Memory } from "../store/types.ts";
 import { objectMethods } from "./objects.ts";
-import { type Requester, type ServerOptions, createRequester } from "./request.ts";
+import { type Requester, type ServerOptions, createRequester, serverUrl } from "./request.ts";
 
 /** The path of a fact: each segment percent-encoded, '/' kept (the route takes the rest of the path). */
 export function factPath(key: string): string {
@@ -55,7 +55,16 @@ export function httpMemory(requester: Requester, tenant: string): Memory {
  */
 export async function connectHttpMemory(opts: ServerOptions & { tenant?: string }): Promise<Memory> {
   const requester = createRequester(opts);
-  const tenant = await whoami(requester);
+  let tenant: string;
+  try {
+    tenant = await whoami(requester);
+  } catch (err) {
+    // Said from the caller's side: which token, not which header.
+    if (err instanceof ZeroDbError && err.code === "unauthorized") {
+      throw new ZeroDbError("unauthorized", `the server at ${serverUrl(opts.url).origin} refused the token: it is wrong or revoked`, { cause: err });
+    }
+    throw err;
+  }
   if (opts.tenant !== undefined && opts.tenant !== tenant) {
     throw new ZeroDbError("unauthorized", `tenant: the token acts in tenant ${tenant}, not ${opts.tenant}`, { field: "tenant" });
   }

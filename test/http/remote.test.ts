@@ -103,7 +103,7 @@ describe("remote mode", () => {
     expect(none.stderr.split("\n")).toHaveLength(2);
 
     const wrong = await run(["--url", server.url], { ZERODB_TOKEN: "zdb_not_a_real_token" });
-    expect(wrong).toEqual({ code: 1, stdout: "", stderr: "zerodb: a valid token is required: send Authorization: Bearer <token>\n" });
+    expect(wrong).toEqual({ code: 1, stdout: "", stderr: `zerodb: the server at ${server.url} refused the token: it is wrong or revoked\n` });
 
     const otherTenant = await run(["--url", server.url, "--tenant", "bob", "--json"], { ZERODB_TOKEN: token });
     expect(otherTenant.code).toBe(1);
