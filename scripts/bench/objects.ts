@@ -46,7 +46,8 @@ const section: Section = {
       return perSecond(mib, r.ms);
     });
     const put = summarize(`object put (${mib} MiB, CLI)`, puts, "MiB/s");
-    put.ratio = ratio("openssl sha256 then cp", put.value, serial(openssl, cp), "≥ 0.5");
+    put.ratio = ratio("openssl sha256 then cp", put.value, serial(openssl, cp));
+    put.note = "includes start-up and the fsyncs of I7; cp does not fsync";
     out.push(put);
 
     let n = 0;
@@ -55,7 +56,8 @@ const section: Section = {
       return perSecond(mib, r.ms);
     });
     const get = summarize(`object get (${mib} MiB, CLI)`, gets, "MiB/s");
-    get.ratio = ratio("cp", get.value, cp, "≥ 0.5");
+    get.ratio = ratio("cp", get.value, cp);
+    get.note = "includes start-up and an fsync of the new file";
     out.push(get);
     return out;
   },

@@ -3,9 +3,9 @@
  * `object get --out`, MCP object_get {path}): DESIGN.md 6.3 and section 8 say
  * an existing file is never overwritten.
  */
-import { closeSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, copyFileSync, existsSync, fstatSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { ZeroDbError } from "../errors.ts";
+import { ZeroDbError, notFound } from "../errors.ts";
 import { fsyncDir, tempPathFor } from "../util/atomic.ts";
 
 /** The conflict error for a destination that exists. */
@@ -13,26 +13,40 @@ export function existsError(path: string, field: string): ZeroDbError {
   return new ZeroDbError("conflict", `${path} exists; zerodb never overwrites a file`, { field });
 }
 
+/** Where the bytes come from: a local file (copied by the kernel) or a stream. */
+export interface SaveSource {
+  /** The blob's file when the store is local. */
+  path?: string;
+  read(): ReadableStream<Uint8Array>;
+}
+
 /**
- * Streams bytes into a temp file beside `path`, fsyncs it, then links it to
- * `path`. link() fails when `path` exists, so a file created meanwhile (or a
- * planted symlink) is refused, never replaced. Returns the bytes written.
+ * Writes the bytes into a temp file beside `path`, fsyncs it, then links it
+ * to `path`. link() fails when `path` exists, so a file created meanwhile (or
+ * a planted symlink) is refused, never replaced. Returns the bytes written.
  */
-export async function saveNew(path: string, stream: ReadableStream<Uint8Array>, opts: { field: string; onBytes?: (n: number) => void }): Promise<number> {
+export async function saveNew(path: string, source: SaveSource, opts: { field: string; onBytes?: (n: number) => void }): Promise<number> {
   const tmp = tempPathFor(path);
-  const fd = openSync(tmp, "wx", 0o600);
-  let written = 0;
-  let open = true;
+  let fd: number | undefined;
   try {
-    for await (const chunk of stream) {
-      let off = 0;
-      while (off < chunk.byteLength) off += writeSync(fd, chunk, off, chunk.byteLength - off);
-      written += chunk.byteLength;
-      opts.onBytes?.(written);
+    if (source.path !== undefined) {
+      // copy_file_range under the hood: several times faster than a read/write loop, same result.
+      copyLocal(source.path, tmp);
+      fd = openSync(tmp, "r");
+    } else {
+      fd = openSync(tmp, "wx", 0o600);
+      let written = 0;
+      for await (const chunk of source.read()) {
+        let off = 0;
+        while (off < chunk.byteLength) off += writeSync(fd, chunk, off, chunk.byteLength - off);
+        written += chunk.byteLength;
+        opts.onBytes?.(written);
+      }
     }
     fsyncSync(fd);
+    const size = fstatSync(fd).size;
     closeSync(fd);
-    open = false;
+    fd = undefined;
     try {
       linkSync(tmp, path);
     } catch (err) {
@@ -40,11 +54,21 @@ export async function saveNew(path: string, stream: ReadableStream<Uint8Array>, 
       throw err;
     }
     fsyncDir(dirname(path));
-    return written;
+    return size;
   } finally {
-    if (open) closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
     try {
       unlinkSync(tmp);
     } catch {}
+  }
+}
+
+function copyLocal(from: string, to: string): void {
+  try {
+    copyFileSync(from, to, constants.COPYFILE_EXCL);
+  } catch (err) {
+    // The blob went between the lookup and the copy: a forget ran meanwhile.
+    if ((err as { code?: string }).code === "ENOENT" && !existsSync(from)) throw notFound("the object was forgotten while it was being read", "object");
+    throw err;
   }
 }

@@ -31,7 +31,7 @@ export default zcommand({
       }
       const progress = byteProgress("writing", body.size);
       try {
-        await saveNew(out, body.read(), { field: "out", onBytes: progress.update });
+        await saveNew(out, body, { field: "out", onBytes: progress.update });
       } finally {
         progress.done();
       }

@@ -93,7 +93,7 @@ export const objectGet = defineTool({
       );
     }
     const target = newFileInsideRoots(args.path, { cwd: ctx.cwd, roots: allowedRoots(ctx.cwd, ctx.objectRoots), field: "path" });
-    const written = await saveNew(target, got.read(), { field: "path" });
+    const written = await saveNew(target, got, { field: "path" });
     return { text: `Wrote ${written} bytes (${got.type}) of ${got.object} to ${target}.`, structured: { ...info, path: target } };
   },
 });
