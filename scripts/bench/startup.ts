@@ -5,6 +5,7 @@
  * same run, and beside a bare compiled Bun binary built here with the same
  * flags: the floor no command can go under.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Figure, type Section, ratio, repeat, scratch, summarize } from "./_lib.ts";
 
@@ -59,7 +60,7 @@ const section: Section = {
     const out: Figure[] = [];
     const add = (f: Figure, target?: string) => {
       f.ratio = ratio("bun -e 0", f.value, bun, target);
-      if (node !== undefined) f.note = `${(node / f.value).toFixed(1)}× faster than node -e 0 (${node.toFixed(1)} ms)`;
+      if (node !== undefined) f.note = `${(f.value / node).toFixed(2)}× node -e 0`;
       out.push(f);
       return f;
     };
@@ -76,6 +77,16 @@ const section: Section = {
     add(summarize("zerodb version: spawn to exit", await repeat(n, () => msToExit([ctx.bin, "version"], opts)), "ms"), "≤ 3×");
     add(summarize("zerodb stats: spawn to exit", await repeat(n, () => msToExit([ctx.bin, "stats"], opts)), "ms"));
     add(summarize("zerodb mcp: spawn to initialize answer", await repeat(n, () => msToFirstLine([ctx.bin, "mcp"], INITIALIZE, opts)), "ms"));
+
+    // The hook runs on every prompt; its usual run finds nothing new in the transcript (the cursor is at its end).
+    const project = join(home, "project");
+    mkdirSync(project, { recursive: true });
+    const transcript = join(home, "transcript.jsonl");
+    writeFileSync(transcript, `${JSON.stringify({ type: "user", sessionId: "bench", cwd: project, uuid: "u1", message: { role: "user", content: "bench prompt" } })}\n`);
+    const event = (name: string) => JSON.stringify({ session_id: "bench", transcript_path: transcript, cwd: project, hook_event_name: name });
+    await msToExit([ctx.bin, "hook", "claude-code"], { ...opts, stdin: event("Stop") });
+    const hook = await repeat(n, () => msToExit([ctx.bin, "hook", "claude-code"], { ...opts, stdin: event("UserPromptSubmit") }));
+    add(summarize("zerodb hook claude-code, no-op: spawn to exit", hook, "ms"));
     return out;
   },
 };

@@ -48,4 +48,11 @@ describe("lazy loading per command", () => {
     expect(mcp).toContain("@modelcontextprotocol/sdk");
     expect(mcp.filter((p) => p === "hono" || p.startsWith("src/http/"))).toEqual([]);
   });
+
+  test("`zerodb hook claude-code` evaluates neither the MCP SDK nor the HTTP server", async () => {
+    const event = JSON.stringify({ session_id: "s1", transcript_path: `${home.path}/none.jsonl`, cwd: home.path, hook_event_name: "Stop" });
+    const hook = await loads(["hook", "claude-code"], event);
+    expect(hook).toContain("src/capture/hook.ts");
+    expect(hook.filter((p) => ["hono", "@modelcontextprotocol/sdk"].includes(p) || p.startsWith("src/http/") || p.startsWith("src/mcp/"))).toEqual([]);
+  });
 });
