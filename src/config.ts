@@ -111,11 +111,14 @@ export function readConfigFile(path: string): ConfigFile {
   }
 }
 
-/** Resolves the configuration: defaults <- file <- environment <- flags. */
-export function resolveConfig(flags: ConfigFlags = {}, env: Env = process.env, cwd = process.cwd()): Config {
+/**
+ * Resolves the configuration: defaults <- file <- environment <- flags.
+ * `fileOverride` stands in for the config file (doctor goes on with `{}` after reporting a bad one).
+ */
+export function resolveConfig(flags: ConfigFlags = {}, env: Env = process.env, cwd = process.cwd(), fileOverride?: ConfigFile): Config {
   const home = flags.home ? resolve(cwd, flags.home) : resolveHome(env);
   const configFile = flags.config ? resolve(cwd, flags.config) : join(home, "config.json");
-  const file = readConfigFile(configFile);
+  const file = fileOverride ?? readConfigFile(configFile);
   const nonEmpty = (v: string | undefined) => (v !== undefined && v !== "" ? v : undefined);
   const dataDir = flags.dataDir ?? nonEmpty(env.ZERODB_DATA_DIR) ?? file.data_dir;
   const tokenFile = flags.tokenFile ?? file.token_file;

@@ -36,6 +36,10 @@ export const COMMANDS: CommandTree = {
   export: () => load(import("./commands/export.ts")),
   import: () => load(import("./commands/import.ts")),
   version: () => load(import("./commands/version.ts")),
+  // local harnesses (DESIGN.md 7.1)
+  connect: () => load(import("./commands/connect.ts")),
+  disconnect: () => load(import("./commands/disconnect.ts")),
+  doctor: () => load(import("./commands/doctor.ts")),
   // doors
   mcp: () => load(import("./commands/mcp.ts")),
   hook: { "claude-code": () => load(import("./commands/hook-claude-code.ts")) },

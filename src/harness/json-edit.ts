@@ -38,10 +38,10 @@ export function editJson(text: string, path: readonly PathStep[], value: unknown
     return `${JSON.stringify(build(path, value), null, 2)}\n`;
   }
   const doc = parseJson(text, opts);
-  const before = toValue(doc.root);
-  const expected = applyToValue(structuredClone(before), path, value);
+  // The editor first: it refuses a path through a non-container before the values are touched.
   const edited = new TextEditor(text, doc.root).edit(path, value);
   if (edited === text) return text;
+  const expected = applyToValue(toValue(doc.root), path, value);
   try {
     if (Bun.deepEquals(toValue(parseJson(edited, opts).root), expected, true)) return edited;
   } catch {
@@ -222,7 +222,8 @@ class TextEditor {
       const rest = this.text.slice(anchor, nl).replace(/\r$/, "").trim();
       if (rest === "" || rest.startsWith("//") || /^\/\*.*\*\/$/.test(rest)) at = this.text[nl - 1] === "\r" ? nl - 1 : nl;
     }
-    edits.push({ at, to: at, text: `${this.eol}${indent}${entryText(indent)}` });
+    // A file that ends its entries with a trailing comma (JSONC) gets one after ours too.
+    edits.push({ at, to: at, text: `${this.eol}${indent}${entryText(indent)}${comma >= 0 ? "," : ""}` });
     return this.splice(edits);
   }
 

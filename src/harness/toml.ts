@@ -174,9 +174,16 @@ export function scanToml(text: string): TomlItem[] {
       return out;
     }
     const s = pos;
-    while (pos < text.length && !/[,\]}#\r\n]/.test(text[pos]!)) pos++;
-    const raw = text.slice(s, pos).trimEnd();
-    pos = s + raw.length;
+    const token = () => {
+      while (pos < text.length && !/[\s,\]}#]/.test(text[pos]!)) pos++;
+    };
+    token();
+    // A date and a time may be separated by one space (TOML's offset date-time).
+    if (/^\d{4}-\d{2}-\d{2}$/.test(text.slice(s, pos)) && /^ \d{2}:/.test(text.slice(pos, pos + 4))) {
+      pos++;
+      token();
+    }
+    const raw = text.slice(s, pos);
     if (raw === "") fail("expected a value");
     return raw === "true" ? true : raw === "false" ? false : { raw };
   };

@@ -1,0 +1,55 @@
+import { existsSync } from "node:fs";
+import { type Config, ensureHome, resolveConfig } from "../../config.ts";
+import { toZeroDbError } from "../../errors.ts";
+import { type DoctorReport, runDoctor } from "../../doctor/run.ts";
+import { type Check, check } from "../../doctor/types.ts";
+import { selfCommand } from "../../harness/spec.ts";
+import { zcommand } from "../command.ts";
+import { harnessContext } from "../connect-common.ts";
+import { configFrom, openLocalStore } from "../context.ts";
+import type { SharedFlags } from "../args.ts";
+
+/** The config the flags name; a bad config file is a failed check, and doctor goes on with defaults. */
+function doctorConfig(args: SharedFlags): { config: Config; first: Check } {
+  try {
+    const config = configFrom(args);
+    return { config, first: check("config", "pass", existsSync(config.configFile) ? `${config.configFile} is valid` : `no ${config.configFile}: defaults apply`) };
+  } catch (err) {
+    const flags = { home: args.home, dataDir: args["data-dir"], url: args.url, tenant: args.tenant, tokenFile: args["token-file"], config: args.config };
+    const config = resolveConfig(flags, process.env, process.cwd(), {});
+    return { config, first: check("config", "fail", toZeroDbError(err).message, `edit ${config.configFile} (see README: config.json)`) };
+  }
+}
+
+/** The shared flags that select the store, passed on to the `zerodb mcp` doctor starts. */
+function storeArgs(args: SharedFlags): string[] {
+  const out: string[] = [];
+  for (const name of ["data-dir", "config"] as const) {
+    const v = args[name];
+    if (typeof v === "string") out.push(`--${name}`, v);
+  }
+  return out;
+}
+
+const MARK = { pass: "ok  ", warn: "warn", fail: "FAIL" } as const;
+
+/** `zerodb doctor`: every check of DESIGN.md 7.1, one line each; exit 1 on any failure. */
+export default zcommand({
+  meta: { name: "doctor", description: "Check the home, the store, the MCP server, harness registrations, hooks and the server; print a fix for each failure" },
+  async run(args): Promise<DoctorReport> {
+    const { config, first } = doctorConfig(args);
+    // A missing home is created (0700) like every command does; an existing one is checked as it is.
+    if (!existsSync(config.home)) ensureHome(config);
+    const ctx = { config, harness: harnessContext(), self: selfCommand(process.execPath, Bun.main), storeArgs: storeArgs(args) };
+    return runDoctor(ctx, { openStore: () => openLocalStore(config), first: [first] });
+  },
+  human: (r: DoctorReport) => {
+    const width = Math.max(...r.checks.map((c) => c.name.length));
+    const lines = r.checks.map((c) => `${MARK[c.status]}  ${c.name.padEnd(width)}  ${c.detail}${c.fix ? `\n      ${" ".repeat(width)}  fix: ${c.fix}` : ""}`);
+    const failed = r.checks.filter((c) => c.status === "fail").length;
+    const warned = r.checks.filter((c) => c.status === "warn").length;
+    lines.push(r.ok ? `all checks passed${warned ? ` (${warned} warning${warned > 1 ? "s" : ""})` : ""}` : `${failed} check(s) failed`);
+    return lines.join("\n");
+  },
+  exitCode: (r: DoctorReport) => (r.ok ? 0 : 1),
+});
