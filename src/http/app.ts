@@ -12,6 +12,8 @@ import { requestLog } from "./log.ts";
 import { factRoutes } from "./routes/facts.ts";
 import { forgetRoutes } from "./routes/forget.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { linkRoutes } from "./routes/links.ts";
+import { objectRoutes } from "./routes/objects.ts";
 import { searchRoutes } from "./routes/search.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { statsRoutes } from "./routes/stats.ts";
@@ -19,7 +21,7 @@ import { turnRoutes } from "./routes/turns.ts";
 import { whoamiRoutes } from "./routes/whoami.ts";
 
 /** The routes behind the token check, one group per file; add a group with one line. */
-const V1: RouteGroup[] = [whoamiRoutes, turnRoutes, sessionRoutes, searchRoutes, factRoutes, forgetRoutes, statsRoutes];
+const V1: RouteGroup[] = [whoamiRoutes, turnRoutes, sessionRoutes, searchRoutes, factRoutes, forgetRoutes, statsRoutes, objectRoutes, linkRoutes];
 
 /** The zerodb HTTP app over a store. */
 export function createApp(opts: AppOptions): App {
