@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { connectHttpMemory } from "../../src/client/http.ts";
+import { createApp } from "../../src/http/app.ts";
 import { createMcpServer } from "../../src/mcp/server.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { sha256Hex } from "../../src/util/hash.ts";
@@ -192,5 +194,36 @@ describe("zerodb mcp (the built binary)", () => {
     expect(got.isError).toBeUndefined();
     expect(readFileSync(join(project, "copy.txt"), "utf8")).toBe("from the configured root");
     expectError(await mcp.call("object_put", { path: join(home.path, "zerodb", "config.json") }), "invalid_input", "path");
+  });
+});
+
+describe("object tools over the HTTP client (remote mode)", () => {
+  test("object_put streams a file up and object_get streams it down to a new file", async () => {
+    using tmp = tempDir();
+    const cwd = join(tmp.path, "project");
+    mkdirSync(cwd);
+    const store = openSqliteStore(join(tmp.path, "data"));
+    try {
+      const app = createApp({ store });
+      const token = (await store.tokens.create({ tenant: "remote" })).token;
+      const memory = await connectHttpMemory({ url: "http://zerodb.test", token, fetch: async (req) => app.fetch(req) });
+      const server = createMcpServer({ memory, cwd, spill: { root: join(tmp.path, "spill"), maxInlineBytes: 64 * 1024 }, log: () => {} });
+      const client = new Client({ name: "test", version: "1" });
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      await Promise.all([server.connect(b), client.connect(a)]);
+      const bytes = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => (i * 31) & 0xff);
+      writeFileSync(join(cwd, "clip.mp4"), bytes);
+      const put = (await client.callTool({ name: "object_put", arguments: { path: "clip.mp4" } })) as CallToolResult;
+      expect(put.structuredContent).toMatchObject({ object: `sha256:${sha256Hex(bytes)}`, size: bytes.length, type: "video/mp4" });
+      const object = (put.structuredContent as { object: string }).object;
+      const got = (await client.callTool({ name: "object_get", arguments: { object, path: "back.mp4" } })) as CallToolResult;
+      expect(got.isError).toBeUndefined();
+      expect(readFileSync(join(cwd, "back.mp4")).equals(Buffer.from(bytes))).toBe(true);
+      const none = (await client.callTool({ name: "object_get", arguments: { object } })) as CallToolResult;
+      expect(expectError(none, "invalid_input", "path")).toContain(`${bytes.length} bytes of video/mp4`);
+      await client.close();
+    } finally {
+      store.close();
+    }
   });
 });
