@@ -13,16 +13,19 @@
  * pins that version) and registry access on the first release; later releases
  * reuse the cache. The host target (linux-x64 here) reuses the running Bun.
  */
-import { createReadStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createReadStream, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildCommit, compile } from "./build.ts";
+import { checkSignature, signAdhoc } from "./release/macho.ts";
 
 /** One release platform: the file suffix users see and Bun's compile target. */
 export interface ReleaseTarget {
   name: string;
   bunTarget: string;
   exe?: boolean;
+  /** Mach-O: its code signature must cover the final bytes (scripts/release/macho.ts). */
+  macos?: boolean;
 }
 
 /** The six platforms of DESIGN.md section 10, in the order they are built. */
@@ -30,8 +33,8 @@ export const TARGETS: readonly ReleaseTarget[] = [
   { name: "linux-x64", bunTarget: "bun-linux-x64" },
   { name: "linux-arm64", bunTarget: "bun-linux-arm64" },
   { name: "linux-x64-musl", bunTarget: "bun-linux-x64-musl" },
-  { name: "darwin-x64", bunTarget: "bun-darwin-x64" },
-  { name: "darwin-arm64", bunTarget: "bun-darwin-arm64" },
+  { name: "darwin-x64", bunTarget: "bun-darwin-x64", macos: true },
+  { name: "darwin-arm64", bunTarget: "bun-darwin-arm64", macos: true },
   { name: "windows-x64", bunTarget: "bun-windows-x64", exe: true },
 ];
 
@@ -44,6 +47,8 @@ export interface Built {
   bytecode: boolean;
   /** Why --bytecode was dropped, when it was. */
   note?: string;
+  /** macOS only: why the binary was re-signed, when Bun's own signature did not match its bytes. */
+  resigned?: string;
 }
 
 /** The file name of a target's binary. */
@@ -84,7 +89,28 @@ async function buildTarget(t: ReleaseTarget, outdir: string, commit: string): Pr
     bytecode = false;
     bytes = await compile({ target: t.bunTarget, outfile: file, commit, bytecode: false });
   }
-  return { target: t.name, file, bytes, sha256: await sha256File(file), bytecode, ...(note ? { note } : {}) };
+  const resigned = t.macos ? await ensureSigned(file) : undefined;
+  if (resigned !== undefined) bytes = statSync(file).size;
+  return { target: t.name, file, bytes, sha256: await sha256File(file), bytecode, ...(note ? { note } : {}), ...(resigned ? { resigned } : {}) };
+}
+
+/**
+ * Makes sure a macOS binary's signature covers its final bytes (macOS kills
+ * it otherwise); re-signs it ad-hoc when Bun's does not. Returns why it was
+ * re-signed, or undefined when Bun's signature was already right.
+ */
+async function ensureSigned(file: string): Promise<string | undefined> {
+  const bytes = Buffer.from(await Bun.file(file).arrayBuffer());
+  const before = checkSignature(bytes);
+  if (before.valid) return undefined;
+  const signed = signAdhoc(bytes);
+  const after = checkSignature(signed);
+  if (!after.valid) throw new Error(`${file}: re-signing failed: ${after.why}`);
+  // Written beside and renamed over, so a failed write never leaves a half-signed binary.
+  const tmp = `${file}.signing`;
+  writeFileSync(tmp, signed, { mode: 0o755 });
+  renameSync(tmp, file);
+  return before.why;
 }
 
 function firstLine(err: unknown): string {
@@ -105,7 +131,7 @@ export async function release(opts: { outdir: string; log?: (line: string) => vo
   for (const t of TARGETS) {
     const b = await buildTarget(t, opts.outdir, commit);
     built.push(b);
-    log(`built ${b.file} ${formatSize(b.bytes)} (${b.bytes} bytes)${b.bytecode ? "" : ` without bytecode: ${b.note}`}`);
+    log(`built ${b.file} ${formatSize(b.bytes)} (${b.bytes} bytes)${b.bytecode ? "" : ` without bytecode: ${b.note}`}${b.resigned ? `; re-signed ad-hoc (Bun's signature: ${b.resigned})` : ""}`);
   }
   writeFileSync(sums, sha256sums(built));
   log(`wrote ${sums} (${built.length} binaries, commit ${commit})`);

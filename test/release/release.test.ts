@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { TARGETS, binaryName, sha256File } from "../../scripts/release.ts";
+import { checkSignature } from "../../scripts/release/macho.ts";
 import { STEPS } from "../../scripts/smoke/steps.ts";
 import { tempDir } from "../helpers.ts";
 
@@ -65,6 +66,13 @@ describe("bun run release", () => {
       expect({ file: binaryName(t), platform: platformOf(file) }).toEqual({ file: binaryName(t), platform: t.name });
     }
     expect(TARGETS.map(binaryName)).toEqual(["zerodb-linux-x64", "zerodb-linux-arm64", "zerodb-linux-x64-musl", "zerodb-darwin-x64", "zerodb-darwin-arm64", "zerodb-windows-x64.exe"]);
+  });
+
+  test("each macOS binary carries a signature whose page hashes cover all its bytes (else macOS kills it)", async () => {
+    for (const t of TARGETS.filter((t) => t.macos)) {
+      const bytes = Buffer.from(await Bun.file(join(out.path, binaryName(t))).arrayBuffer());
+      expect({ target: t.name, check: checkSignature(bytes) }).toMatchObject({ target: t.name, check: { valid: true } });
+    }
   });
 
   test("SHA256SUMS lists every binary with its digest, in the format sha256sum -c reads", async () => {
