@@ -3,6 +3,8 @@
  * StepFailure (or any error) to fail; it returns to pass.
  */
 import type { Sandbox } from "./sandbox.ts";
+import { connect } from "./steps/connect.ts";
+import { doctor } from "./steps/doctor.ts";
 import { hook } from "./steps/hook.ts";
 import { mcp } from "./steps/mcp.ts";
 import { serve } from "./steps/serve.ts";
@@ -18,8 +20,11 @@ export interface Step {
 /** Every step, in order. */
 export const STEPS: readonly Step[] = [
   { name: "version", run: version },
+  // First after version: doctor must pass in a home nothing has touched yet (DESIGN.md section 10).
+  { name: "doctor", run: doctor },
   { name: "store", run: store },
   { name: "serve", run: serve },
   { name: "mcp", run: mcp },
   { name: "hook", run: hook },
+  { name: "connect", run: connect },
 ];

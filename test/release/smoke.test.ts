@@ -35,6 +35,12 @@ function okBefore(step: string): string[] {
 
 const BREAKS: { step: string; command: string; action: string; why: RegExp }[] = [
   { step: "version", command: "version", action: 'echo "broken on purpose" >&2; exit 3', why: /exited 3: broken on purpose/ },
+  {
+    step: "doctor",
+    command: "doctor",
+    action: `echo '{"ok":false,"checks":[{"name":"store","status":"fail","detail":"broken on purpose","fix":"none"}]}'; exit 1`,
+    why: /^FAIL doctor: store: broken on purpose \(fix: none\)$/,
+  },
   { step: "store", command: "append", action: 'echo "broken on purpose" >&2; exit 1', why: /zerodb append .* exited 1: broken on purpose/ },
   // The protocol owns stdout: one stray line before the answer breaks every MCP client.
   { step: "mcp", command: "mcp", action: `echo "hello from a stray log line"; exec "${ZERODB}" "$@"`, why: /stdout line is not JSON-RPC: "hello from a stray log line"/ },
@@ -42,6 +48,8 @@ const BREAKS: { step: string; command: string; action: string; why: RegExp }[] =
   { step: "serve", command: "serve", action: 'echo "serve broken on purpose" >&2; exit 1', why: /stream ended before a 'listening on' line from zerodb serve \(stderr: serve broken on purpose\)/ },
   // A hook always exits 0 (it must never break Claude Code): the step has to notice that nothing was captured.
   { step: "hook", command: "hook", action: "cat >/dev/null; exit 0", why: /search hookword\w+ found 0 captured lines, not 2/ },
+  // A connect that ignores --dry-run writes the user's harness configs: the step must refuse it.
+  { step: "connect", command: "connect", action: `exec "${ZERODB}" connect --json`, why: /connect --dry-run did not report a dry run/ },
 ];
 
 describe("smoke script", () => {

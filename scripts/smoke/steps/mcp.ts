@@ -18,8 +18,13 @@ export async function mcp(sb: Sandbox): Promise<void> {
   // Drained from the start, so a chatty stderr can never fill its pipe and stall the server.
   const stderr = new Response(proc.stderr).text();
   const send = (msg: object) => {
-    proc.stdin.write(`${JSON.stringify(msg)}\n`);
-    proc.stdin.flush();
+    try {
+      proc.stdin.write(`${JSON.stringify(msg)}\n`);
+      const flushed = proc.stdin.flush();
+      if (flushed instanceof Promise) flushed.catch(() => {});
+    } catch {
+      // The server is gone (EPIPE): reading its answer reports that, with what it said on stderr.
+    }
   };
   const answer = async (id: number, what: string) => {
     const line = await out.next(what).catch(async (err: Error) => {
