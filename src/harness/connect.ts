@@ -35,6 +35,8 @@ export interface FileJob {
   plan: (text: string | undefined) => Plan;
   /** Compares two texts by their settings, so a removal can restore the backup byte for byte. */
   sameSettings?: (a: string, b: string) => boolean;
+  /** Said beside a change that was made (a harness written although not detected). */
+  note?: string;
 }
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -69,7 +71,7 @@ export function runJob(job: FileJob, dryRun: boolean): Outcome {
   } catch (err) {
     return { ...base, status: "failed", detail: `cannot write ${job.path}: ${message(err)}` };
   }
-  return { ...base, status: plan.change };
+  return { ...base, status: plan.change, ...(job.note ? { detail: job.note } : {}) };
 }
 
 /** Which harnesses to act on: the named ones, or every installed one. */
@@ -86,7 +88,8 @@ export function mcpJobs(sel: Selection, spec: ServerSpec | undefined): (FileJob 
     const path = h.configPath(sel.ctx);
     const base = { target: h.name, what: "mcp" as const, label: h.label };
     if (path === undefined) return { ...base, status: "skipped", detail: `${h.label} has no config on ${sel.ctx.platform}` };
-    if (!sel.explicit && !h.installed(sel.ctx)) return { ...base, path, status: "skipped", detail: "not installed" };
+    const installed = h.installed(sel.ctx);
+    if (!sel.explicit && !installed) return { ...base, path, status: "skipped", detail: "not installed" };
     const blocked = spec ? h.blocked?.(sel.ctx) : undefined;
     if (blocked) return { ...base, path, status: "failed", detail: blocked };
     return {
@@ -94,6 +97,7 @@ export function mcpJobs(sel: Selection, spec: ServerSpec | undefined): (FileJob 
       path,
       plan: spec ? (text) => h.planAdd(text, spec) : (text) => h.planRemove(text),
       sameSettings: (a, b) => h.sameSettings(a, b),
+      ...(spec && !installed ? { note: `${h.label} was not detected; registered because --harness named it` } : {}),
     };
   });
 }

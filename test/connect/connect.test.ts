@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { ZERODB, runJson, runZ, tempDir } from "../helpers.ts";
 import { MCP_FILES, USER_FILES, fingerprint, listFiles, writeUserFiles } from "./_fixtures.ts";
 
-type Outcome = { target: string; what: string; status: string; path?: string; detail?: string; diff?: string };
+type Outcome = { target: string; what: string; label: string; status: string; path?: string; detail?: string; diff?: string };
 type Report = { dry_run: boolean; command: string; results: Outcome[] };
 
 const statusOf = (r: Report, target: string, what = "mcp") => r.results.find((o) => o.target === target && o.what === what)?.status;
@@ -202,6 +202,14 @@ describe("what connect refuses or leaves alone", () => {
     const bad = await runZ(["connect", "--harness", "emacs"], { home: home.path });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--harness: unknown harness 'emacs'");
+  });
+
+  test("an explicit --data-dir travels in the entry's env; a harness named but not detected is still written", async () => {
+    using home = tempDir();
+    const r = await runJson<Report>(["connect", "--harness", "windsurf", "--data-dir", "elsewhere"], { home: home.path });
+    expect(r.results).toEqual([expect.objectContaining({ target: "windsurf", status: "added", detail: expect.stringContaining("not detected") })]);
+    const entry = JSON.parse(readFileSync(join(home.path, ".codeium/windsurf/mcp_config.json"), "utf8")).mcpServers.zerodb;
+    expect(entry.env).toEqual({ ZERODB_MANAGED: "1", ZERODB_HOME: join(home.path, "zerodb"), ZERODB_DATA_DIR: join(home.path, "elsewhere") });
   });
 
   test("every write is atomic: a reader never sees a partial file", async () => {

@@ -81,7 +81,8 @@ describe("through the binary", () => {
     expect(entry.env.ZERODB_HOME).toBe(join(xdg, "zerodb"));
     expect(statSync(join(xdg, "zerodb")).mode & 0o777).toBe(0o700);
     // Unset and empty XDG_DATA_HOME both fall back to ~/.local/share.
-    for (const env of [{ ZERODB_HOME: "", XDG_DATA_HOME: "" }, { ZERODB_HOME: "" }]) {
+    const envs: Record<string, string>[] = [{ ZERODB_HOME: "", XDG_DATA_HOME: "" }, { ZERODB_HOME: "" }];
+    for (const env of envs) {
       const d = await runZ(["doctor", "--json"], { home: home.path, env });
       expect(JSON.parse(d.stdout).checks.find((c: { name: string }) => c.name === "home").detail).toBe(`${join(home.path, ".local", "share", "zerodb")} is 0700`);
     }
