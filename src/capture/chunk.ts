@@ -49,6 +49,9 @@ export function measure(text: string, stopRaw = Infinity, stopJson = Infinity): 
   return { raw, json };
 }
 
+/** A run of printable ASCII other than `"` and `\\`: one byte each, raw and escaped. */
+const PLAIN = /[\x20\x21\x23-\x5b\x5d-\x7f]+/y;
+
 /** Splits `text` (well-formed UTF-16) into chunks; text that fits one turn is one chunk. */
 export function chunkText(text: string): Chunks {
   const whole = measure(text, CONTENT_MAX_BYTES, CHUNK_JSON_MAX_BYTES);
@@ -57,18 +60,33 @@ export function chunkText(text: string): Chunks {
   let start = 0;
   let raw = 0;
   let json = 0;
+  /** Closes the chunk before `i`; false once CHUNKS_MAX are full. */
+  const cut = (i: number): boolean => {
+    chunks.push(text.slice(start, i));
+    start = i;
+    raw = 0;
+    json = 0;
+    return chunks.length < CHUNKS_MAX;
+  };
   for (let i = 0; i < text.length; ) {
+    // Plain ASCII (most text) is measured a run at a time: the cut inside it is arithmetic.
+    PLAIN.lastIndex = i;
+    if (PLAIN.test(text)) {
+      const runEnd = PLAIN.lastIndex;
+      while (i < runEnd) {
+        if ((raw === CHUNK_RAW_MAX_BYTES || json === CHUNK_JSON_MAX_BYTES) && !cut(i)) return { chunks, truncated: true };
+        const take = Math.min(runEnd - i, CHUNK_RAW_MAX_BYTES - raw, CHUNK_JSON_MAX_BYTES - json);
+        raw += take;
+        json += take;
+        i += take;
+      }
+      continue;
+    }
     const code = text.charCodeAt(i);
     const pair = isHighSurrogate(code);
     const r = pair ? 4 : rawSize(code);
     const j = pair ? 4 : jsonSize(code);
-    if (raw + r > CHUNK_RAW_MAX_BYTES || json + j > CHUNK_JSON_MAX_BYTES) {
-      chunks.push(text.slice(start, i));
-      if (chunks.length === CHUNKS_MAX) return { chunks, truncated: true };
-      start = i;
-      raw = 0;
-      json = 0;
-    }
+    if ((raw + r > CHUNK_RAW_MAX_BYTES || json + j > CHUNK_JSON_MAX_BYTES) && !cut(i)) return { chunks, truncated: true };
     raw += r;
     json += j;
     i += pair ? 2 : 1;

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { isZeroDbError } from "../errors.ts";
 import { APPEND_MAX_ENTRIES, HTTP_BODY_MAX_BYTES } from "../limits.ts";
-import { type CaptureBatch, type CaptureCursor, type CaptureEntry, type CommitOutcome, type CursorRow, CURSOR_START, compareCursors, resumeIndex } from "../store/capture.ts";
+import { type CaptureBatch, type CaptureCursor, type CaptureEntry, type CommitOutcome, type CursorRow, compareCursors, cursorOf, resumeIndex } from "../store/capture.ts";
 import type { Memory } from "../store/types.ts";
 import { writeFileAtomic } from "../util/atomic.ts";
 import { sha256Hex } from "../util/hash.ts";
@@ -64,7 +64,7 @@ export function remoteSink(memory: Memory, dir: string): CaptureSink {
         .sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
     },
     async commit(batch): Promise<CommitOutcome> {
-      const current = read(file(batch.source)) ?? CURSOR_START;
+      const current = cursorOf(read(file(batch.source)));
       const from = resumeIndex(batch, current);
       if (from === "done" || from === "elsewhere") return { status: "moved", cursor: current };
       let appended = 0;

@@ -7,7 +7,7 @@
 import { APPEND_MAX_ENTRIES } from "../limits.ts";
 import { Entry } from "../schema/ops.ts";
 import { parseInput } from "../schema/parse.ts";
-import { type CaptureBatch, type CaptureCursor, type CaptureEntry, CURSOR_START } from "../store/capture.ts";
+import { type CaptureBatch, type CaptureCursor, type CaptureEntry, cursorOf } from "../store/capture.ts";
 import { lineEntries } from "./entries.ts";
 import { openLines } from "./lines.ts";
 import type { CaptureSink } from "./sink.ts";
@@ -71,15 +71,20 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
         break;
       }
       const row = await opts.sink.cursor(source.key);
-      const start: CaptureCursor = row ? { offset: row.offset, position: row.position, chunk: row.chunk } : CURSOR_START;
+      const start = cursorOf(row);
       const limits = {
         entries: Math.min(left.entries, budget.batchEntries ?? APPEND_MAX_ENTRIES),
         bytes: Math.min(left.bytes, budget.batchBytes ?? left.bytes),
       };
-      const read = readBatch(source, start, row?.session ?? opts.session, opts.redact, limits, budget.deadline, warnings);
+      // Only a run's first entry may pass the byte budget alone (it can hold no more than one chunk anyway).
+      const read = readBatch(source, start, row?.session ?? opts.session, opts.redact, { ...limits, firstFree: result.lines === 0 && result.bytes === 0 }, budget.deadline, warnings);
       if (read === undefined) break;
       const { batch, lines, bytes, complete } = read;
-      if (batch.end.position === start.position && batch.end.chunk === start.chunk) break; // nothing new
+      if (batch.end.position === start.position && batch.end.chunk === start.chunk) {
+        // Nothing new, or the next entry does not fit what is left of the budget.
+        if (!complete) result.behind = true;
+        break;
+      }
       const outcome = await opts.sink.commit(batch);
       if (outcome.status === "moved") {
         // Another run moved the cursor: read again from where it is now.
@@ -107,7 +112,7 @@ function readBatch(
   start: CaptureCursor,
   session: string,
   redact: boolean,
-  limits: { entries: number; bytes: number },
+  limits: { entries: number; bytes: number; firstFree: boolean },
   deadline: number | undefined,
   warnings: Set<string>,
 ): { batch: CaptureBatch; lines: number; bytes: number; complete: boolean } | undefined {
@@ -142,7 +147,7 @@ function readBatch(
     for (let chunk = firstChunk; chunk < made.entries.length; chunk++) {
       const entry = parseInput(Entry, made.entries[chunk], `line ${position}`) as CaptureEntry["entry"];
       const size = Buffer.byteLength(entry.content, "utf8");
-      if (entries.length >= limits.entries || (entries.length > 0 && bytes + size > limits.bytes)) {
+      if (entries.length >= limits.entries || ((entries.length > 0 || !limits.firstFree) && bytes + size > limits.bytes)) {
         end = { offset: line.start, position, chunk };
         complete = false;
         break outer;

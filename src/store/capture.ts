@@ -49,6 +49,11 @@ export function compareCursors(a: CaptureCursor, b: CaptureCursor): number {
   return a.position - b.position || a.chunk - b.chunk;
 }
 
+/** Just the cursor of a row. */
+export function cursorOf(row: CaptureCursor | undefined): CaptureCursor {
+  return row ? { offset: row.offset, position: row.position, chunk: row.chunk } : CURSOR_START;
+}
+
 /** True when two cursors name the same place. */
 export function sameCursor(a: CaptureCursor, b: CaptureCursor): boolean {
   return a.position === b.position && a.chunk === b.chunk && a.offset === b.offset;

@@ -165,6 +165,12 @@ export async function sessionNames(home: string): Promise<string[]> {
   return r.sessions.map((s) => s.name);
 }
 
+/** How many live turns a session holds (without reading them). */
+export async function turnCount(home: string, session: string): Promise<number> {
+  const r = await runJson<{ sessions: { name: string; turns: number }[] }>(["sessions", "--prefix", session, "--limit", "1"], { home });
+  return r.sessions[0]?.name === session ? r.sessions[0].turns : 0;
+}
+
 /** The one capture session in the store (the tests that use it capture a single harness session). */
 export async function onlyCaptureSession(home: string): Promise<string> {
   const names = (await sessionNames(home)).filter((n) => n.includes("/"));

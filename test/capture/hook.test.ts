@@ -99,7 +99,7 @@ describe("hook claude-code", () => {
     expect(keysOf(turns)).toEqual({ keys: expectedKeys(SID, written), duplicates: [] });
     expect(turns.at(-1)!.content).toBe("reply of round 11");
     expect(await logLines(L.home)).toEqual([]);
-  });
+  }, 60_000);
 
   test("one run appends at most 64 entries; the rest catches up over later runs", async () => {
     using dir = tempDir();

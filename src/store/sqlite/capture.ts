@@ -5,7 +5,7 @@
  * never append the same line twice and a crash never loses or repeats one.
  */
 import type { Database } from "bun:sqlite";
-import { type CaptureBatch, type CaptureCursor, type CommitOutcome, type CursorRow, CURSOR_START, resumeIndex } from "../capture.ts";
+import { type CaptureBatch, type CommitOutcome, type CursorRow, cursorOf, resumeIndex } from "../capture.ts";
 import { append } from "./turns.ts";
 
 const COLUMNS = "source, session, path, offset, position, chunk, updated";
@@ -33,7 +33,7 @@ export function listCursors(db: Database, tenant: string): CursorRow[] {
 export function commitCapture(db: Database, tenant: string, batch: CaptureBatch): CommitOutcome {
   return db
     .transaction((): CommitOutcome => {
-      const current: CaptureCursor = getCursor(db, tenant, batch.source) ?? CURSOR_START;
+      const current = cursorOf(getCursor(db, tenant, batch.source));
       const from = resumeIndex(batch, current);
       if (from === "done" || from === "elsewhere") return { status: "moved", cursor: current };
       const reserved = db.query("SELECT 1 FROM tape WHERE tenant = ? AND idem_key = ?");
