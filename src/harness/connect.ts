@@ -5,7 +5,7 @@
  * skipped (and why), failed (and why). A file that cannot be parsed is
  * reported and never written.
  */
-import { readBackup, readState, writeState } from "./apply.ts";
+import { ChangedUnderfootError, readBackup, readState, writeState } from "./apply.ts";
 import { unifiedDiff } from "./diff.ts";
 import type { Harness, HarnessContext, Plan, ServerSpec } from "./types.ts";
 
@@ -41,8 +41,21 @@ export interface FileJob {
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+/** How often a file that changed under us is read and planned again (Claude Code rewrites its file often). */
+const ATTEMPTS = 3;
+
 /** Plans and (unless `dryRun`) writes one file; never throws. */
 export function runJob(job: FileJob, dryRun: boolean): Outcome {
+  for (let attempt = 1; ; attempt++) {
+    const out = attemptJob(job, dryRun);
+    if (out !== "changed") return out;
+    if (attempt === ATTEMPTS) {
+      return { target: job.target, what: job.what, label: job.label, path: job.path, status: "failed", detail: new ChangedUnderfootError(job.path).message };
+    }
+  }
+}
+
+function attemptJob(job: FileJob, dryRun: boolean): Outcome | "changed" {
   const base = { target: job.target, what: job.what, label: job.label, path: job.path };
   let state;
   try {
@@ -69,6 +82,7 @@ export function runJob(job: FileJob, dryRun: boolean): Outcome {
   try {
     writeState(state, text);
   } catch (err) {
+    if (err instanceof ChangedUnderfootError) return "changed";
     return { ...base, status: "failed", detail: `cannot write ${job.path}: ${message(err)}` };
   }
   return { ...base, status: plan.change, ...(job.note ? { detail: job.note } : {}) };

@@ -71,6 +71,36 @@ describe("runJob", () => {
   });
 });
 
+describe("runJob retries", () => {
+  test("a file rewritten between read and write is read and planned again, so the other write is kept", () => {
+    using dir = tempDir();
+    const file = join(dir.path, "claude.json");
+    writeFileSync(file, "a");
+    let calls = 0;
+    const out = runJob({ target: "t", what: "mcp", label: "T", path: file, plan: (text) => {
+      // The harness writes the file while zerodb plans its change, once.
+      if (calls++ === 0) writeFileSync(file, "b");
+      return { change: "updated", text: `${text}+zerodb` };
+    } }, false);
+    expect(out.status).toBe("updated");
+    expect(calls).toBe(2);
+    expect(readFileSync(file, "utf8")).toBe("b+zerodb");
+  });
+
+  test("a file that keeps changing fails after three tries, untouched", () => {
+    using dir = tempDir();
+    const file = join(dir.path, "claude.json");
+    writeFileSync(file, "0");
+    let calls = 0;
+    const out = runJob({ target: "t", what: "mcp", label: "T", path: file, plan: (text) => {
+      writeFileSync(file, String(++calls));
+      return { change: "updated", text: `${text}+zerodb` };
+    } }, false);
+    expect(out).toMatchObject({ status: "failed", detail: expect.stringContaining("changed while zerodb was editing it") });
+    expect(readFileSync(file, "utf8")).toBe("3");
+  });
+});
+
 describe("unifiedDiff", () => {
   test("hunks with three lines of context and correct ranges", () => {
     const a = Array.from({ length: 20 }, (_, i) => `line ${i}`).join("\n") + "\n";
