@@ -79,3 +79,57 @@ test("Codex: `codex mcp list --json` lists zerodb with the right command, beside
   expect(zerodb?.transport).toMatchObject({ command: ZERODB, args: ["mcp"], env: { ZERODB_MANAGED: "1", ZERODB_HOME: join(home.path, "zerodb") } });
   expect(list.find((s) => s.name === "docs")?.transport).toMatchObject({ command: "docs-server", args: ["--port", "0", "C:\\literal\\path"], env: { DOCS_HOME: "/srv/docs" } });
 });
+
+/** A stand-in for the Anthropic API on 127.0.0.1 that answers every message with one short text (HARNESSES.md). */
+function fakeAnthropic(): ReturnType<typeof Bun.serve> {
+  const ev = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+  return Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const path = new URL(req.url).pathname;
+      if (path.endsWith("/count_tokens")) return Response.json({ input_tokens: 10 });
+      if (path !== "/v1/messages") return new Response("not found", { status: 404 });
+      const body = (await req.json()) as { model: string; stream?: boolean };
+      const msg = { id: "msg_test", type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } };
+      const text = "noted";
+      if (!body.stream) return Response.json({ ...msg, content: [{ type: "text", text }], stop_reason: "end_turn" });
+      const sse = [
+        ev("message_start", { type: "message_start", message: msg }),
+        ev("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+        ev("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } }),
+        ev("content_block_stop", { type: "content_block_stop", index: 0 }),
+        ev("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 1 } }),
+        ev("message_stop", { type: "message_stop" }),
+      ].join("");
+      return new Response(sse, { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+}
+
+test("Claude Code: a real `claude -p` session runs the hooks connect --capture installed, and the prompt lands in the store", async () => {
+  const claude = await harnessBin("claude");
+  if (!claude) return console.warn("skipping: Claude Code CLI unavailable");
+  using home = tempDir();
+  mkdirSync(join(home.path, ".claude"));
+  const project = join(home.path, "project");
+  mkdirSync(project);
+  await runJson(["connect", "--capture", "--harness", "claude-code"], { home: home.path });
+  await using api = fakeAnthropic();
+  const word = `zerodbword${Date.now().toString(36)}`;
+  // No ZERODB_HOME here: the hook command pins the home connect used.
+  const r = await runHarness([claude, "-p", `remember the word ${word}`], {
+    home: home.path,
+    cwd: project,
+    env: { DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", ANTHROPIC_BASE_URL: `http://127.0.0.1:${api.port}`, ANTHROPIC_API_KEY: "test-key-not-real" },
+  });
+  expect(r.out).toContain("noted");
+  // The transcript is written asynchronously; SessionEnd's catch-up may still be running: wait for it (bounded).
+  let hits: { role: string; session: string }[] = [];
+  for (let i = 0; i < 100 && hits.length === 0; i++) {
+    hits = (await runJson<{ hits: { role: string; session: string }[] }>(["search", word, "--role", "user"], { home: home.path })).hits;
+    if (hits.length === 0) await Bun.sleep(100);
+  }
+  expect(hits.length).toBeGreaterThan(0);
+  expect(hits[0]!.session).toStartWith("project-");
+});
