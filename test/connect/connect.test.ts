@@ -267,3 +267,10 @@ describe("--capture", () => {
     expect(JSON.parse(readFileSync(config, "utf8"))).toEqual({ capture: { enabled: false } });
   });
 });
+
+test("with no harness installed, connect says how to name one", async () => {
+  using home = tempDir();
+  const r = await runZ(["connect"], { home: home.path });
+  expect(r.code).toBe(0);
+  expect(r.stdout.trim().split("\n").at(-1)).toBe("no agent harness found for this user: install one, or name it with --harness NAME");
+});
