@@ -147,7 +147,7 @@ function renderContent(content: unknown, meta: Json, images: ImageBlock[]): { te
 /** An image block: noted in the text by type and size; its bytes go to `images`, never into the text. */
 function renderImage(block: Json, images: ImageBlock[]): string {
   const src = isObject(block.source) ? block.source : {};
-  const mediaType = typeof src.media_type === "string" ? src.media_type : "image";
+  const mediaType = typeof src.media_type === "string" ? short(src.media_type) : "image";
   if (src.type === "base64" && typeof src.data === "string") {
     const data = Buffer.from(src.data, "base64");
     images.push({ mediaType, data });

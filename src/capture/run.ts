@@ -9,6 +9,7 @@ import { Entry } from "../schema/ops.ts";
 import { parseInput } from "../schema/parse.ts";
 import { type CaptureBatch, type CaptureCursor, type CaptureEntry, cursorOf } from "../store/capture.ts";
 import { lineEntries } from "./entries.ts";
+import { type PendingImage, storeImages } from "./images.ts";
 import { openLines } from "./lines.ts";
 import type { CaptureSink } from "./sink.ts";
 import type { Source } from "./sources.ts";
@@ -79,12 +80,14 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       // Only a run's first entry may pass the byte budget alone (it can hold no more than one chunk anyway).
       const read = readBatch(source, start, row?.session ?? opts.session, opts.redact, { ...limits, firstFree: result.lines === 0 && result.bytes === 0 }, budget.deadline, warnings);
       if (read === undefined) break;
-      const { batch, lines, bytes, complete } = read;
+      const { batch, lines, bytes, complete, images } = read;
       if (batch.end.position === start.position && batch.end.chunk === start.chunk) {
         // Nothing new, or the next entry does not fit what is left of the budget.
         if (!complete) result.behind = true;
         break;
       }
+      // Objects first: once a turn is visible, the images its meta names are stored.
+      for (const w of await storeImages(opts.sink.memory, images)) warnings.add(w);
       const outcome = await opts.sink.commit(batch);
       if (outcome.status === "moved") {
         // Another run moved the cursor: read again from where it is now.
@@ -115,7 +118,7 @@ function readBatch(
   limits: { entries: number; bytes: number; firstFree: boolean },
   deadline: number | undefined,
   warnings: Set<string>,
-): { batch: CaptureBatch; lines: number; bytes: number; complete: boolean } | undefined {
+): { batch: CaptureBatch; lines: number; bytes: number; complete: boolean; images: PendingImage[] } | undefined {
   let reader;
   try {
     reader = openLines(source.path);
@@ -130,6 +133,7 @@ function readBatch(
     return undefined;
   }
   const entries: CaptureEntry[] = [];
+  const images: PendingImage[] = [];
   let bytes = 0;
   let lines = 0;
   let end = start;
@@ -154,11 +158,12 @@ function readBatch(
       }
       entries.push({ entry, before: { offset: line.start, position, chunk } });
       bytes += size;
+      if (chunk === 0) images.push(...made.images.map((m, i) => ({ image: m.image, idemKey: `${source.idemPrefix}:${position}:image${i}` })));
     }
     lines++;
     position++;
     firstChunk = 0;
     end = { offset: line.end, position, chunk: 0 };
   }
-  return { batch: { source: source.key, session, path: source.path, start, end, entries }, lines, bytes, complete };
+  return { batch: { source: source.key, session, path: source.path, start, end, entries }, lines, bytes, complete, images };
 }

@@ -21,8 +21,8 @@ export interface Source {
 
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 const AGENT_FILE = /^agent-(.+)\.jsonl$/;
-/** Room an idempotency key needs after its prefix: `:` position `:` chunk. */
-const KEY_SUFFIX_BYTES = 1 + 16 + 1 + 2;
+/** Room an idempotency key needs after its prefix: `:` position `:` chunk (or `image<i>`). */
+const KEY_SUFFIX_BYTES = 1 + 16 + 1 + 7;
 
 /**
  * The harness session a transcript belongs to: its file name without

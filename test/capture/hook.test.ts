@@ -62,6 +62,9 @@ describe("hook claude-code", () => {
     expect(image!.content).toBe(`see this\n\n[image image/png, ${png.length} bytes]`);
     expect(image!.meta.images).toEqual([{ object: `sha256:${new Bun.CryptoHasher("sha256").update(png).digest("hex")}`, type: "image/png", bytes: png.length }]);
     expect(image!.content).not.toContain(png.toString("base64"));
+    // The image's bytes are an object the tenant holds, under the digest the meta names.
+    const objects = await runJson(["object", "list"], { home: L.home });
+    expect(objects.objects).toMatchObject([{ object: image!.meta.images[0].object, size: png.length, type: "image/png" }]);
     expect(system!.content).toBe("Conversation compacted");
     expect(system!.meta.subtype).toBe("compact_boundary");
     expect(attachment!.content).toBe("<system-reminder>Today is 2026-01-01</system-reminder>");
