@@ -25,10 +25,16 @@ export function selfCommand(execPath: string, main: string): SelfCommand {
  * allow-list of the environment, and a home found through XDG_DATA_HOME in
  * this shell would otherwise differ inside the harness.
  */
-export function serverSpec(self: SelfCommand, opts: { home: string; dataDir?: string; configFile?: string }): ServerSpec {
+export function serverSpec(
+  self: SelfCommand,
+  opts: { home: string; dataDir?: string; configFile?: string; remote?: { url: string; tenant?: string; tokenFile?: string } },
+): ServerSpec {
   const env: Record<string, string> = { [MANAGED_ENV]: "1", ZERODB_HOME: opts.home };
   if (opts.dataDir !== undefined) env.ZERODB_DATA_DIR = opts.dataDir;
   const args = [...self.prefix, "mcp", ...(opts.configFile !== undefined ? ["--config", opts.configFile] : [])];
+  // Remote mode as flags: a token travels only as the path of its file, never as a secret in a harness config.
+  const r = opts.remote;
+  if (r) args.push("--url", r.url, ...(r.tenant !== undefined ? ["--tenant", r.tenant] : []), ...(r.tokenFile !== undefined ? ["--token-file", r.tokenFile] : []));
   return { command: self.command, args, env };
 }
 

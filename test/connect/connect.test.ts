@@ -274,3 +274,12 @@ test("with no harness installed, connect says how to name one", async () => {
   expect(r.code).toBe(0);
   expect(r.stdout.trim().split("\n").at(-1)).toBe("no agent harness found for this user: install one, or name it with --harness NAME");
 });
+
+test("a server named on the command line is registered as flags; a token only by its file's path", async () => {
+  using home = tempDir();
+  writeFileSync(join(home.path, "tok"), "secret-token-value", { mode: 0o600 });
+  await runJson(["connect", "--harness", "cursor", "--url", "http://127.0.0.1:7077", "--tenant", "team", "--token-file", "tok"], { home: home.path });
+  const text = readFileSync(join(home.path, ".cursor/mcp.json"), "utf8");
+  expect(JSON.parse(text).mcpServers.zerodb.args).toEqual(["mcp", "--url", "http://127.0.0.1:7077", "--tenant", "team", "--token-file", join(home.path, "tok")]);
+  expect(text).not.toContain("secret-token-value");
+});

@@ -27,6 +27,10 @@ export default zcommand({
       home: config.home,
       ...(dataDirSet ? { dataDir: config.dataDir } : {}),
       ...(args.config !== undefined ? { configFile: config.configFile } : {}),
+      // A server named on this command line (not one from config.json, which the server reads itself).
+      ...(args.url !== undefined || (process.env.ZERODB_URL ?? "") !== ""
+        ? { remote: { url: config.url!, ...(args.tenant !== undefined ? { tenant: config.tenant } : {}), ...(args["token-file"] !== undefined ? { tokenFile: config.tokenFile } : {}) } }
+        : {}),
     });
     const jobs: (FileJob | Outcome)[] = mcpJobs(sel, spec);
     // Hooks with --capture, and refreshed on every connect once capture is on (a moved binary).
