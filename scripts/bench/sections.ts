@@ -10,4 +10,5 @@ export const SECTIONS: (() => Promise<Section>)[] = [
   () => load(import("./objects.ts")),
   () => load(import("./mcp.ts")),
   () => load(import("./startup.ts")),
+  () => load(import("./hook.ts")),
 ];
