@@ -16,6 +16,9 @@ import type { CaptureSink } from "./sink.ts";
 import { harnessSessionId, mainSource, subagentSources } from "./sources.ts";
 import { startContext } from "./start-context.ts";
 
+/** Events that may come before the transcript exists. */
+const EARLY_EVENTS = new Set(["SessionStart", "UserPromptSubmit", "SessionEnd"]);
+
 /** What the hook needs from its process; the CLI command binds these. */
 export interface HookIo {
   /** The configuration; may throw (a bad config file). */
@@ -67,8 +70,10 @@ export async function runHook(io: HookIo): Promise<void> {
       io.trace?.(JSON.stringify({ event: ev.hook_event_name, ...summary(r), sql: (sink as { trace?: unknown }).trace }));
       return r;
     });
-    // The transcript is written asynchronously and is created after SessionStart: not a problem then.
-    problems.push(...result.warnings.filter((w) => !(ev.hook_event_name === "SessionStart" && w.startsWith("transcript not found"))));
+    // Claude Code creates the transcript only once the first prompt is queued, after SessionStart and
+    // UserPromptSubmit have run, and a session quit before any prompt ends without one: no problem then.
+    const early = EARLY_EVENTS.has(ev.hook_event_name);
+    problems.push(...result.warnings.filter((w) => !(early && w.startsWith("transcript not found"))));
     if (isEnd && result.behind) io.catchUp?.(ev.transcript_path);
   } catch (err) {
     problems.push(describe(err));

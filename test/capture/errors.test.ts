@@ -34,9 +34,11 @@ describe("hook failures", () => {
     expect(log.join("\n")).not.toContain("AKIAZQ3XK7PLM2RT9WVB");
   });
 
-  test("a missing transcript: exit 0, one line naming it", async () => {
+  test("a missing transcript: exit 0, one line naming it (none before the first prompt, when Claude Code has not created it yet)", async () => {
     using dir = tempDir();
     const L = claudeLayout(dir.path);
+    for (const early of ["SessionStart", "UserPromptSubmit", "SessionEnd"]) expect(await runHook(L, early, SID)).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(await logLines(L.home)).toEqual([]);
     expect(await runHook(L, "Stop", SID)).toEqual({ code: 0, stdout: "", stderr: "" });
     const log = await logLines(L.home);
     expect(log.length).toBe(1);
