@@ -74,7 +74,8 @@ export async function runHook(io: HookIo): Promise<void> {
     // UserPromptSubmit have run, and a session quit before any prompt ends without one: no problem then.
     const early = EARLY_EVENTS.has(ev.hook_event_name);
     problems.push(...result.warnings.filter((w) => !(early && w.startsWith("transcript not found"))));
-    if (isEnd && result.behind) io.catchUp?.(ev.transcript_path);
+    // The catch-up finds the session by the file's name, so only when the hook did too.
+    if (isEnd && result.behind && harnessSessionId(ev.transcript_path) === harnessId) io.catchUp?.(ev.transcript_path);
   } catch (err) {
     problems.push(describe(err));
   }
