@@ -88,7 +88,8 @@ async function tail(memory: Memory, session: string, n: number, keep: (t: Turn) 
   const info = listing?.sessions[0];
   if (!info || info.name !== session) return [];
   let kept: Turn[] = [];
-  for (let window = 16; window <= 1024; window *= 4) {
+  // A window of w LSNs holds at most w turns: up to 1000, one page reads all of it.
+  for (const window of [16, 64, 256, 1000]) {
     const after = Math.max(info.first_lsn - 1, info.last_lsn - window);
     const page = await memory.read({ session, after, limit: 1000 });
     kept = page.turns.filter(keep);
