@@ -1,28 +1,36 @@
 /**
- * `bun run bench [--quick] [--only a,b]`: every section in one run, printed as
- * a table and written as JSON to bench-results/latest.json. Timings live
- * here, never in tests (the machines are shared and noisy).
+ * `bun run bench [--quick] [--only a,b] [--bin FILE]`: every section in one
+ * run, printed as a table, closed by a summary of the targets (met / missed),
+ * and written to bench-results/latest.json (every figure) and latest.md (the
+ * summary). Timings live here, never in tests (the machines are shared and noisy).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { $ } from "bun";
 import { type Figure, ROOT, type Section, remove, tmp } from "./bench/_lib.ts";
+import { fmt, formatFigure, summaryMarkdown, summaryText } from "./bench/report.ts";
 import { SECTIONS } from "./bench/sections.ts";
+import { TARGETS, judge } from "./bench/targets.ts";
 
-const { values } = parseArgs({ options: { quick: { type: "boolean" }, only: { type: "string" } } });
+const { values } = parseArgs({ options: { quick: { type: "boolean" }, only: { type: "string" }, bin: { type: "string" } } });
 const quick = values.quick ?? false;
 const only = values.only ? new Set(values.only.split(",")) : undefined;
+/** What a run may take on a 2-core machine, every section included (issue 8). */
+const BUDGET_S = quick ? 120 : 900;
 
-await $`bun scripts/build.ts --quiet`.cwd(ROOT);
-const bin = join(ROOT, "dist", "zerodb");
+// Its own binary, so a bench never replaces the dist/zerodb that tests or a user run.
+const bin = values.bin ? resolve(values.bin) : join(ROOT, "dist", "zerodb-bench");
+if (!values.bin) await $`${process.execPath} scripts/build.ts --quiet --outfile ${bin}`.cwd(ROOT);
 const figures = new Map<string, Figure>();
 const started = Date.now();
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? "?", memory_gib: Math.round(totalmem() / 2 ** 30), platform: `${process.platform}-${process.arch}`, bun: Bun.version };
-console.log(`zerodb bench (${quick ? "quick" : "full"}) on ${machine.cpus} × ${machine.cpu}, ${machine.memory_gib} GiB, ${machine.platform}, bun ${machine.bun}`);
+const describe = `${machine.cpus} × ${machine.cpu}, ${machine.memory_gib} GiB, ${machine.platform}, bun ${machine.bun}`;
+console.log(`zerodb bench (${quick ? "quick" : "full"}) on ${describe}`);
 
 const sections: Section[] = (await Promise.all(SECTIONS.map((load) => load()))).filter((s) => !only || only.has(s.name) || s.name === "machine");
+const failed: string[] = [];
 for (const section of sections) {
   const dir = tmp(`zerodb-bench-${section.name}-`);
   const t0 = performance.now();
@@ -34,6 +42,7 @@ for (const section of sections) {
       console.log(formatFigure(f));
     }
   } catch (err) {
+    failed.push(section.name);
     console.log(`   section failed: ${(err as Error).stack ?? err}`);
   } finally {
     remove(dir);
@@ -41,20 +50,26 @@ for (const section of sections) {
   console.log(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 }
 
+const verdicts = TARGETS.map((t) => judge(t, figures));
+const seconds = (Date.now() - started) / 1000;
+const fsync = figures.get("machine: raw append+fsync (300 B)");
+console.log("\n## summary: targets");
+for (const line of summaryText(verdicts)) console.log(line);
+const met = verdicts.filter((v) => v.outcome === "met").length;
+console.log(`\n${met} of ${verdicts.length} targets met${failed.length ? `; sections failed: ${failed.join(", ")}` : ""}`);
+if (seconds > BUDGET_S) console.log(`over budget: ${seconds.toFixed(0)} s for a ${quick ? "quick" : "full"} run (budget ${BUDGET_S} s)`);
+
 mkdirSync(join(ROOT, "bench-results"), { recursive: true });
-const out = { when: new Date().toISOString(), quick, machine, seconds: (Date.now() - started) / 1000, figures: Object.fromEntries(figures) };
+const out = {
+  when: new Date().toISOString(),
+  quick,
+  machine,
+  seconds,
+  figures: Object.fromEntries(figures),
+  targets: verdicts.map((v) => ({ what: v.target.what, wanted: v.target.wanted, value: v.figure?.value, unit: v.figure?.unit, ratio: v.ratio, of: v.of, outcome: v.outcome })),
+};
 writeFileSync(join(ROOT, "bench-results", "latest.json"), `${JSON.stringify(out, null, 2)}\n`);
-console.log(`\nwrote bench-results/latest.json (${out.seconds.toFixed(0)} s)`);
-
-function fmt(n: number): string {
-  if (!Number.isFinite(n)) return String(n);
-  const a = Math.abs(n);
-  return a >= 1000 ? Math.round(n).toLocaleString("en-US") : a >= 10 ? n.toFixed(1) : a >= 0.1 ? n.toFixed(2) : n.toPrecision(2);
-}
-
-function formatFigure(f: Figure): string {
-  const spread = f.min !== undefined && f.max !== undefined && f.runs && f.runs > 1 ? ` [${fmt(f.min)}–${fmt(f.max)}, n=${f.runs}]` : "";
-  const r = f.ratio ? `  = ${fmt(f.ratio.value)}× ${f.ratio.of}${f.ratio.target ? ` (target ${f.ratio.target})` : ""}` : "";
-  const note = f.note ? `  (${f.note})` : "";
-  return ` ${f.name.padEnd(52)} ${`${fmt(f.value)} ${f.unit}`.padStart(18)}${spread}${r}${note}`;
-}
+const disk = fsync ? `, disk ${fmt(fsync.value)} fsyncs/s (300 B append + fsync, median)` : "";
+const md = `Measured ${out.when.slice(0, 10)} by \`bun run bench${quick ? " --quick" : ""}\` (${seconds.toFixed(0)} s) on ${describe}${disk}.\n\n${summaryMarkdown(verdicts)}`;
+writeFileSync(join(ROOT, "bench-results", "latest.md"), md);
+console.log(`wrote bench-results/latest.json and latest.md (${seconds.toFixed(0)} s)`);

@@ -1,5 +1,5 @@
 /** The bench framework: sections produce figures; bench.ts prints and saves them. */
-import { mkdtempSync, rmSync } from "node:fs";
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -83,6 +83,41 @@ export function tmp(prefix: string): string {
 /** Rate (per second) from a count and milliseconds. */
 export function perSecond(count: number, ms: number): number {
   return ms > 0 ? (count * 1000) / ms : 0;
+}
+
+/** Each sample's ratio to its own reference, measured back to back so background load hits both alike. */
+export async function pairedRatios(n: number, sample: () => Promise<number> | number, reference: () => Promise<number> | number): Promise<{ values: number[]; references: number[]; ratios: number[] }> {
+  const values: number[] = [];
+  const references: number[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await reference();
+    const v = await sample();
+    references.push(r);
+    values.push(v);
+    ratios.push(v / r);
+  }
+  return { values, references, ratios };
+}
+
+/** Peak resident set (VmHWM) of a live process, in MiB; undefined where /proc has no such process. */
+export function peakRssMiB(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bytes a directory tree occupies on disk (allocated blocks, as `du` counts them). */
+export function diskBytes(path: string): number {
+  const st = lstatSync(path);
+  if (!st.isDirectory()) return st.blocks * 512;
+  let total = st.blocks * 512;
+  for (const name of readdirSync(path)) total += diskBytes(join(path, name));
+  return total;
 }
 
 /** A ratio figure helper. */

@@ -1,102 +1,142 @@
-/** In-process store figures (issue 2): durable appends, batches, search over a grown store. */
+/**
+ * In-process store figures (issues 2 and 8): durable appends beside the raw
+ * fsync rate measured back to back, batches, what one commit writes to the
+ * WAL, and growth: append and search at 10k, 100k and (full run) 1M turns.
+ */
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
-import { type Figure, type Section, percentile, perSecond, ratio, repeat, scratch, summarize } from "./_lib.ts";
+import { type Figure, type Section, median, pairedRatios, percentile, perSecond, repeat, scratch, summarize } from "./_lib.ts";
+import { WORDS, entryText, filler, plantedTarget, plantedWord } from "./_workload.ts";
+import { rawFsyncRate } from "./machine.ts";
 
-const WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu memory agent session store search commit branch merge test build deploy".split(" ");
+/** Kept for sections that imported the filler from here. */
+export { filler };
 
-/** About 300 bytes of text from a fixed vocabulary, deterministic per i. */
-export function filler(i: number): string {
-  let s = "";
-  let x = (i * 2654435761) >>> 0;
-  while (s.length < 290) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    s += `${WORDS[x % WORDS.length]} `;
+/** One entry in this many holds a planted word during growth. */
+const PLANT_EVERY = 500;
+const QUERIES = 200;
+const COMMON = 20;
+const GROW_APPENDS = 50;
+
+/** Durable single-entry appends per second into a fresh store. */
+async function singleRate(dir: string, n: number): Promise<number> {
+  const store = openSqliteStore(scratch(dir, "single"));
+  try {
+    const m = store.memory("bench");
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) await m.append({ session: "bench/single", entries: [{ role: "note", content: filler(i) }] });
+    return perSecond(n, performance.now() - t0);
+  } finally {
+    store.close();
   }
-  return s.trimEnd();
 }
+
+/** Entries per second appended in batches of 64 into a fresh store. */
+async function batchRate(dir: string, batches: number): Promise<number> {
+  const store = openSqliteStore(scratch(dir, "batch"));
+  try {
+    const m = store.memory("bench");
+    const t0 = performance.now();
+    for (let b = 0; b < batches; b++) {
+      await m.append({ session: "bench/batch", entries: Array.from({ length: 64 }, (_, i) => ({ role: "note" as const, content: filler(b * 64 + i) })) });
+    }
+    return perSecond(batches * 64, performance.now() - t0);
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * WAL frames one durable single-entry append writes: automatic checkpoints
+ * are switched off on this scratch store only, so the WAL's growth over n
+ * commits is all theirs (a frame is a 24-byte header plus one page, https://sqlite.org/fileformat.html#the_write_ahead_log).
+ */
+async function walFramesPerAppend(dir: string, n: number): Promise<number> {
+  const data = scratch(dir, "wal");
+  const store = openSqliteStore(data);
+  try {
+    const m = store.memory("bench");
+    await m.append({ session: "bench/wal", entries: [{ role: "note", content: filler(0) }] });
+    store.db.run("PRAGMA wal_autocheckpoint = 0");
+    store.db.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    const page = (store.db.query("PRAGMA page_size").get() as { page_size: number }).page_size;
+    for (let i = 1; i <= n; i++) await m.append({ session: "bench/wal", entries: [{ role: "note", content: filler(i) }] });
+    const wal = statSync(join(data, "zerodb.sqlite-wal")).size;
+    return (wal - 32) / (page + 24) / n;
+  } finally {
+    store.close();
+  }
+}
+
+const fmtN = (x: number) => x.toLocaleString("en-US");
 
 const section: Section = {
   name: "store",
   async run(ctx) {
     const out: Figure[] = [];
-    const fsync = ctx.figures.get("machine: raw append+fsync (300 B)")?.value;
 
-    // Durable single-entry appends: one transaction, one fsync each (I2).
+    // Durable single-entry appends: one transaction, one fsync each (I2). Each run is paired with a
+    // raw fsync run just before it, so the ratio compares the two under the same background load.
     const n = ctx.quick ? 300 : 1000;
-    const single = await repeat(5, async () => {
-      const store = openSqliteStore(scratch(ctx.tmp, "single"));
-      const m = store.memory("bench");
-      const t0 = performance.now();
-      for (let i = 0; i < n; i++) await m.append({ session: "bench/single", entries: [{ role: "note", content: filler(i) }] });
-      const rate = perSecond(n, performance.now() - t0);
-      store.close();
-      return rate;
-    });
-    const f1 = summarize("append durable single-entry", single, "entries/s");
-    f1.ratio = ratio("raw fsync rate", f1.value, fsync, "≥ 0.8");
-    out.push(f1);
+    const single = await pairedRatios(ctx.quick ? 5 : 9, () => singleRate(ctx.tmp, n), () => rawFsyncRate(ctx.tmp, n));
+    out.push(
+      summarize("append durable single-entry", single.values, "entries/s", {
+        ratio: { of: "raw fsync, paired runs", value: median(single.ratios) },
+        note: `raw fsync ${fmtN(Math.round(median(single.references)))}/s in the same pairs; ${n} appends per run`,
+      }),
+    );
+    out.push({ name: "WAL frames per durable single-entry append", value: await walFramesPerAppend(ctx.tmp, 200), unit: "frames", runs: 200, note: "one page each, fsynced together" });
+    out.push(summarize("append batches of 64", await repeat(5, () => batchRate(ctx.tmp, ctx.quick ? 50 : 200)), "entries/s"));
 
-    const batches = ctx.quick ? 50 : 200;
-    const batched = await repeat(5, async () => {
-      const store = openSqliteStore(scratch(ctx.tmp, "batch"));
-      const m = store.memory("bench");
-      const t0 = performance.now();
-      for (let b = 0; b < batches; b++) {
-        await m.append({ session: "bench/batch", entries: Array.from({ length: 64 }, (_, i) => ({ role: "note" as const, content: filler(b * 64 + i) })) });
-      }
-      const rate = perSecond(batches * 64, performance.now() - t0);
-      store.close();
-      return rate;
-    });
-    out.push(summarize("append batches of 64", batched, "entries/s", { note: "target ≥ 50,000" }));
-
-    // Growth: search (and append) cost at 10k, 100k and (full run) 1M stored turns.
+    // Growth: the same store grows through each size; at each, planted-word and common-word searches and durable appends.
     const sizes = ctx.quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
     const store = openSqliteStore(scratch(ctx.tmp, "growth"));
-    const m = store.memory("bench");
-    let stored = 0;
-    for (const size of sizes) {
-      const t0 = performance.now();
-      while (stored < size) {
-        const count = Math.min(256, size - stored);
-        await m.append({
-          session: `bench/s${Math.floor(stored / 10_000)}`,
-          entries: Array.from({ length: count }, (_, i) => {
-            const k = stored + i;
-            // Every 500th turn holds a word found nowhere else.
-            return { role: "note" as const, content: k % 500 === 0 ? `${filler(k)} planted${k}x` : filler(k) };
-          }),
+    try {
+      const m = store.memory("bench");
+      const lsnOf = new Map<number, number>();
+      let stored = 0;
+      for (const size of sizes) {
+        const t0 = performance.now();
+        while (stored < size) {
+          const count = Math.min(256, size - stored);
+          const r = await m.append({
+            session: `bench/s${Math.floor(stored / 10_000)}`,
+            entries: Array.from({ length: count }, (_, i) => ({ role: "note" as const, content: entryText(stored + i, PLANT_EVERY) })),
+          });
+          r.entries.forEach((e, i) => (stored + i) % PLANT_EVERY === 0 && lsnOf.set(stored + i, e.lsn));
+          stored += count;
+        }
+        const at = `@${fmtN(size)}`;
+        ctx.log(`grew to ${fmtN(size)} turns in ${((performance.now() - t0) / 1000).toFixed(1)} s (batches of 256)`);
+        const lat: number[] = [];
+        let found = 0;
+        for (let q = 0; q < QUERIES; q++) {
+          const k = plantedTarget(q, size, PLANT_EVERY);
+          const t = performance.now();
+          const r = await m.search({ query: plantedWord(k), limit: 10 });
+          lat.push(performance.now() - t);
+          if (r.hits.some((h) => h.lsn === lsnOf.get(k))) found++;
+        }
+        const spread = { min: Math.min(...lat), max: Math.max(...lat), runs: QUERIES };
+        out.push({ name: `search planted word ${at} p50`, value: percentile(lat, 50), unit: "ms", ...spread, note: `recall@10 ${found / QUERIES}` });
+        out.push({ name: `search planted word ${at} p95`, value: percentile(lat, 95), unit: "ms", ...spread });
+        const common = await repeat(COMMON, async (q) => {
+          const t = performance.now();
+          await m.search({ query: WORDS[q % WORDS.length]!, limit: 10 });
+          return performance.now() - t;
         });
-        stored += count;
+        out.push(summarize(`search common word ${at} (limit 10)`, common, "ms", { note: "BM25 ranks every turn holding the word" }));
+        const appendMs = await repeat(GROW_APPENDS, async (i) => {
+          const t = performance.now();
+          await m.append({ session: "bench/grow-append", entries: [{ role: "note", content: filler(size + i) }] });
+          return performance.now() - t;
+        });
+        out.push(summarize(`append durable single-entry ${at}`, appendMs, "ms"));
       }
-      ctx.log(`grew to ${size.toLocaleString("en-US")} turns in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-      const lat: number[] = [];
-      let found = 0;
-      const queries = 200;
-      for (let q = 0; q < queries; q++) {
-        const k = ((q * 7919) % (size / 500)) * 500;
-        const t = performance.now();
-        const r = await m.search({ query: `planted${k}x`, limit: 10 });
-        lat.push(performance.now() - t);
-        if (r.hits.some((h) => h.snippet.includes(`planted${k}x`))) found++;
-      }
-      out.push({ name: `search planted word @${size.toLocaleString("en-US")} p50`, value: percentile(lat, 50), unit: "ms", runs: queries, note: `recall@10 ${found / queries}` });
-      out.push({ name: `search planted word @${size.toLocaleString("en-US")} p95`, value: percentile(lat, 95), unit: "ms", runs: queries, note: size >= 1_000_000 ? "target < 10 ms" : undefined });
-      const common: number[] = [];
-      for (let q = 0; q < 20; q++) {
-        const t = performance.now();
-        await m.search({ query: WORDS[q % WORDS.length]!, limit: 10 });
-        common.push(performance.now() - t);
-      }
-      out.push(summarize(`search common word @${size.toLocaleString("en-US")}`, common, "ms"));
-      const appendLat = await repeat(50, async (i) => {
-        const t = performance.now();
-        await m.append({ session: "bench/grow-append", entries: [{ role: "note", content: filler(size + i) }] });
-        return performance.now() - t;
-      });
-      out.push(summarize(`append single durable @${size.toLocaleString("en-US")}`, appendLat, "ms"));
+    } finally {
+      store.close();
     }
-    store.close();
     return out;
   },
 };

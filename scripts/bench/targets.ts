@@ -1,0 +1,64 @@
+/**
+ * The speed targets zerodb promises (issue 8), judged against figures of the
+ * same run. A target reads one figure and compares either its value or its
+ * ratio, which its section measured in the same run (paired where it could).
+ */
+import type { Figure } from "./_lib.ts";
+
+/** One promise and how to judge it. */
+export interface Target {
+  /** What is promised, in a reader's words. */
+  what: string;
+  /** Keys ("section: name") of the figure to judge, first present wins. */
+  figure: string[];
+  /** Judge the figure's value or its ratio. */
+  on: "value" | "ratio";
+  op: ">=" | "<=" | "<";
+  limit: number;
+  /** The limit as a reader reads it. */
+  wanted: string;
+}
+
+const ZERODB_10K = "@10,000: zerodb mcp";
+
+/** Every target of issue 8, in the order the summary prints them. */
+export const TARGETS: Target[] = [
+  { what: "MCP writes @10k vs reference server", figure: [`peers: writes ${ZERODB_10K}`], on: "ratio", op: ">=", limit: 40, wanted: "≥ 40×" },
+  { what: "MCP writes @10k vs raw fsync rate", figure: ["peers: writes @10,000 vs raw fsync: zerodb mcp"], on: "value", op: ">=", limit: 0.5, wanted: "≥ 0.5×" },
+  { what: "MCP planted-word search @10k p50 vs reference", figure: [`peers: search planted word p50 ${ZERODB_10K}`], on: "ratio", op: "<=", limit: 1 / 50, wanted: "≥ 50× faster" },
+  { what: "MCP planted-word search @10k recall@10", figure: [`peers: search planted word recall@10 ${ZERODB_10K}`], on: "value", op: ">=", limit: 1, wanted: "= 1" },
+  { what: "zerodb mcp cold start vs reference (node)", figure: ["peers: cold start to initialized: zerodb mcp"], on: "ratio", op: "<=", limit: 1 / 8, wanted: "≥ 8× faster" },
+  { what: "zerodb version vs bun -e 0", figure: ["startup: zerodb version: spawn to exit", "peers: zerodb version"], on: "ratio", op: "<=", limit: 3, wanted: "≤ 3×" },
+  { what: "zerodb mcp peak RSS @10k vs reference", figure: [`peers: peak RSS ${ZERODB_10K}`], on: "ratio", op: "<=", limit: 0.5, wanted: "≤ 0.5×" },
+  { what: "durable single-entry appends vs raw fsync", figure: ["store: append durable single-entry"], on: "ratio", op: ">=", limit: 0.8, wanted: "≥ 0.8×" },
+  { what: "appends in batches of 64", figure: ["store: append batches of 64"], on: "value", op: ">=", limit: 50_000, wanted: "≥ 50,000/s" },
+  { what: "search p95 @1M turns, in-process", figure: ["store: search planted word @1,000,000 p95"], on: "value", op: "<", limit: 10, wanted: "< 10 ms" },
+];
+
+/** A target's outcome. */
+export interface Verdict {
+  target: Target;
+  figure?: Figure;
+  /** The judged ratio, when the target is on a ratio. */
+  ratio?: number;
+  /** What the ratio compares with. */
+  of?: string;
+  outcome: "met" | "missed" | "not measured";
+}
+
+/** Judges one target against the figures of this run. */
+export function judge(t: Target, figures: Map<string, Figure>): Verdict {
+  const key = t.figure.find((k) => figures.has(k));
+  const figure = key === undefined ? undefined : figures.get(key);
+  if (!figure) return { target: t, outcome: "not measured" };
+  let judged = figure.value;
+  let ratio: number | undefined;
+  let of: string | undefined;
+  if (t.on === "ratio") {
+    if (!figure.ratio) return { target: t, figure, outcome: "not measured" };
+    judged = ratio = figure.ratio.value;
+    of = figure.ratio.of;
+  }
+  const ok = t.op === ">=" ? judged >= t.limit : t.op === "<=" ? judged <= t.limit : judged < t.limit;
+  return { target: t, figure, ratio, of, outcome: Number.isFinite(judged) && ok ? "met" : "missed" };
+}
