@@ -11,4 +11,5 @@ export const SECTIONS: (() => Promise<Section>)[] = [
   () => load(import("./mcp.ts")),
   () => load(import("./startup.ts")),
   () => load(import("./hook.ts")),
+  () => load(import("./peers.ts")),
 ];
