@@ -7,7 +7,7 @@
  */
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Figure, type Section, percentile, ratio, scratch } from "./_lib.ts";
+import { type Figure, type Section, percentile, ratio, scratch, summarize } from "./_lib.ts";
 
 /** A realistic mix of transcript lines: prompts, replies, tool calls and results of 0.3–2 KB. */
 function line(i: number, sessionId: string, cwd: string): string {
@@ -44,14 +44,21 @@ const section: Section = {
       for (let k = 0; k < count; k++) text += `${line(written++, sessionId, cwd)}\n`;
       appendFileSync(transcript, text);
     };
+    /** Where the time of each run went, from its trace: process start to the hook, opening the store, capturing. */
+    const phases: { start: number[]; open: number[]; capture: number[] } = { start: [], open: [], capture: [] };
     /** One hook run: milliseconds from spawn to exit, after checking it appended `expect` entries. */
     const run = async (expect: number): Promise<number> => {
       const t0 = performance.now();
       const p = Bun.spawn([ctx.bin, "hook", "claude-code"], { cwd, env, stdin: new Blob([stdin]), stdout: "ignore", stderr: "pipe" });
       const [code, stderr] = await Promise.all([p.exited, new Response(p.stderr).text()]);
       const ms = performance.now() - t0;
-      const trace = JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}") as { appended?: number };
+      const trace = JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}") as { appended?: number; ms?: { entered: number; opened: number; captured: number } };
       if (code !== 0 || trace.appended !== expect) throw new Error(`hook run appended ${trace.appended} (expected ${expect}), exit ${code}: ${stderr.slice(0, 300)}`);
+      if (expect === 64 && trace.ms) {
+        phases.start.push(trace.ms.entered);
+        phases.open.push(trace.ms.opened - trace.ms.entered);
+        phases.capture.push(trace.ms.captured - trace.ms.opened);
+      }
       return ms;
     };
 
@@ -84,6 +91,9 @@ const section: Section = {
       figure("1 new entry: spawn to exit p95", one, 95),
       figure("64-entry catch-up: spawn to exit p50", full, 50),
       { ...figure("64-entry catch-up: spawn to exit p95", full, 95), note: "target < 50 ms" },
+      summarize("64-entry run: process start to hook code", phases.start, "ms"),
+      summarize("64-entry run: config, stdin and store open", phases.open, "ms"),
+      summarize("64-entry run: read, render, redact, commit", phases.capture, "ms"),
     ];
   },
 };

@@ -36,6 +36,8 @@ export interface HookIo {
 
 /** Runs the hook; resolves when done, never rejects. */
 export async function runHook(io: HookIo): Promise<void> {
+  // Milliseconds since the process started (performance.now's origin), for the trace.
+  const at: Record<string, number> = { entered: performance.now() };
   let home: string | undefined;
   let event: HookEvent | undefined;
   const problems: string[] = [];
@@ -53,6 +55,7 @@ export async function runHook(io: HookIo): Promise<void> {
     const isEnd = ev.hook_event_name === "SessionEnd";
     const entries = config.file.capture?.max_entries_per_run ?? RUN_MAX_ENTRIES;
     const result = await io.withSink(config, async (sink) => {
+      at.opened = performance.now();
       if (ev.hook_event_name === "SessionStart") {
         try {
           output = await startContext(sink.memory, { project, session, harnessSession: harnessId, source: ev.source });
@@ -67,7 +70,8 @@ export async function runHook(io: HookIo): Promise<void> {
         redact: config.redact,
         budget: isEnd ? { entries, bytes: SESSION_END_MAX_BYTES, deadline: SESSION_END_DEADLINE_MS } : { entries, bytes: RUN_MAX_BYTES },
       });
-      io.trace?.(JSON.stringify({ event: ev.hook_event_name, ...summary(r), sql: (sink as { trace?: unknown }).trace }));
+      at.captured = performance.now();
+      io.trace?.(JSON.stringify({ event: ev.hook_event_name, ...summary(r), sql: (sink as { trace?: unknown }).trace, ms: rounded(at) }));
       return r;
     });
     // Claude Code creates the transcript only once the first prompt is queued, after SessionStart and
@@ -96,6 +100,10 @@ async function readStdin(io: HookIo): Promise<string> {
   const bytes = await io.stdin();
   if (bytes.byteLength > HOOK_INPUT_MAX_BYTES) throw new Error(`the hook input is over ${HOOK_INPUT_MAX_BYTES} bytes`);
   return new TextDecoder().decode(bytes);
+}
+
+function rounded(at: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(at).map(([k, v]) => [k, Math.round(v * 10) / 10]));
 }
 
 function summary(r: RunResult) {
