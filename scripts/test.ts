@@ -11,7 +11,8 @@ if (build.exitCode !== 0) {
   process.exit(1);
 }
 
-const proc = Bun.spawn(["bun", "test", ...process.argv.slice(2)], { stdout: "inherit", stderr: "pipe", env: process.env });
+// Tests spawn real processes (serve, mcp, hook) and kill them in loops: give each room.
+const proc = Bun.spawn(["bun", "test", "--timeout", "120000", ...process.argv.slice(2)], { stdout: "inherit", stderr: "pipe", env: process.env });
 let tail = "";
 const decoder = new TextDecoder();
 for await (const chunk of proc.stderr) {
