@@ -14,6 +14,7 @@ import {
   readSession,
   runHook,
   runJson,
+  runZ,
   writeTranscript,
 } from "./_fixtures.ts";
 
@@ -199,7 +200,6 @@ describe("hook claude-code", () => {
     const path = `${L.projectDir}/odd name.jsonl`;
     writeFileSync(path, jsonl(conversation(SID, L.cwd).user("hello from an oddly named file")));
     const stdin = JSON.stringify({ session_id: SID, transcript_path: path, cwd: L.cwd, hook_event_name: "Stop" });
-    const { runZ } = await import("./_fixtures.ts");
     expect((await runZ(["hook", "claude-code"], { home: L.home, stdin, cwd: L.cwd })).code).toBe(0);
     const turns = await readSession(L.home, await onlyCaptureSession(L.home));
     expect(turns.map((t) => t.idem_key)).toEqual([`${SID}:0:0`]);
