@@ -118,3 +118,33 @@ describe("forget", () => {
     store.close();
   });
 });
+
+describe("forget while another connection reads (I9)", () => {
+  test("a reader holding the WAL delays the purge of the WAL, never writers; it finishes once the reader lets go", async () => {
+    const { Database } = await import("bun:sqlite");
+    using dir = tempDir();
+    const store = openSqliteStore(dir.path);
+    const m = store.memory("local");
+    const word = `held${crypto.randomUUID().replaceAll("-", "")}`;
+    await m.append({ session: "s", entries: [{ role: "note", content: `the ${word} word` }] });
+    // Another connection (as another process would) opens a read transaction and keeps it.
+    const reader = new Database(join(dir.path, "zerodb.sqlite"));
+    reader.run("BEGIN");
+    reader.query("SELECT count(*) FROM tape").get();
+    const t0 = Date.now();
+    expect((await m.forget({ selector: { session: "s" } })).hidden).toBe(1);
+    // The forget returned within its checkpoint budget, and writes still go through.
+    expect(Date.now() - t0).toBeLessThan(9000);
+    await m.append({ session: "other", entries: [{ role: "note", content: "still writable" }] });
+    expect((await m.search({ query: word })).hits).toEqual([]);
+    const pending = store.db.query("SELECT value FROM meta WHERE key = 'purge_pending'").get();
+    expect(pending).toEqual({ value: "1" });
+    reader.run("COMMIT");
+    reader.close();
+    store.close();
+    expect(filesContaining(dir.path, word)).toEqual([]);
+    const again = openSqliteStore(dir.path);
+    expect(again.db.query("SELECT value FROM meta WHERE key = 'purge_pending'").get()).toBeNull();
+    again.close();
+  });
+});

@@ -7,6 +7,7 @@ import type { Database } from "bun:sqlite";
 import type { ForgetInput, Selector } from "../../schema/ops.ts";
 import type { ForgetResult } from "../../schema/results.ts";
 import { insertRow, prefixRange } from "./_tape.ts";
+import { BUSY_TIMEOUT_MS } from "./open.ts";
 
 interface Match {
   lsn: number;
@@ -47,6 +48,7 @@ export function forget(db: Database, tenant: string, input: ForgetInput): Forget
   if (input.dry_run) {
     return { result: { lsn: null, hidden: matches(db, tenant, input.selector).length, dry_run: true }, digests: [] };
   }
+  finishPendingPurge(db);
   const outcome = db.transaction((): ForgetOutcome => {
     const found = matches(db, tenant, input.selector);
     const lsn = insertRow(db, {
@@ -117,13 +119,35 @@ function recomputeDerived(db: Database, tenant: string, found: Match[]): void {
 /**
  * Copies the WAL into the database and truncates it, so the purged bytes
  * leave the WAL file too (https://sqlite.org/pragma.html#pragma_wal_checkpoint).
- * Another process's open read can hold the WAL; then it is retried briefly.
+ * A TRUNCATE checkpoint blocks new writers while it waits for other
+ * processes' readers, so each attempt waits only briefly and writers get in
+ * between attempts. If readers never let go within the budget, the store
+ * remembers that a purge is pending and finishes it on its next open, forget
+ * or close (finishPendingPurge).
  */
-export function checkpoint(db: Database): boolean {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const r = db.query("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number };
-    if (r.busy === 0) return true;
-    Bun.sleepSync(25);
+export function checkpoint(db: Database, budgetMs = 3000): boolean {
+  let done = false;
+  db.run("PRAGMA busy_timeout = 100");
+  try {
+    const deadline = Date.now() + budgetMs;
+    for (;;) {
+      done = (db.query("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number }).busy === 0;
+      if (done || Date.now() >= deadline) break;
+      Bun.sleepSync(20);
+    }
+  } finally {
+    db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   }
-  return false;
+  // Best effort: the forget itself has committed and must not be reported as failed.
+  try {
+    if (done) db.query("DELETE FROM meta WHERE key = 'purge_pending'").run();
+    else db.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('purge_pending', '1')").run();
+  } catch {}
+  return done;
+}
+
+/** Retries a WAL truncation that an earlier forget could not finish (I9). */
+export function finishPendingPurge(db: Database, budgetMs = 500): void {
+  const pending = db.query("SELECT 1 FROM meta WHERE key = 'purge_pending'").get();
+  if (pending) checkpoint(db, budgetMs);
 }

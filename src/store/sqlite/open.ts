@@ -9,6 +9,9 @@ import { ZeroDbError, toZeroDbError } from "../../errors.ts";
 import { loadIdentity } from "./identity.ts";
 import { migrate } from "./migrate.ts";
 
+/** How long a statement waits for another process's lock before `unavailable` (D5, section 4a: at least 5 s). */
+export const BUSY_TIMEOUT_MS = 10_000;
+
 /** The store file's name inside the data dir. */
 export const DB_FILE = "zerodb.sqlite";
 
@@ -31,7 +34,7 @@ export function openDatabase(dataDir: string): Database {
   try {
     if (isNew) chmodSync(file, 0o600);
     // Wait for other processes' locks rather than failing (D5).
-    db.run("PRAGMA busy_timeout = 10000");
+    db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     const mode = (db.query("PRAGMA journal_mode = WAL").get() as { journal_mode: string }).journal_mode;
     if (mode !== "wal") throw new ZeroDbError("unavailable", `the store could not switch to WAL mode (it is in ${mode})`);
     // I2: every commit is fsynced before it is acknowledged.
