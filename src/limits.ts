@@ -14,6 +14,13 @@ export const META_MAX_BYTES = 16 * KiB;
 export const IDEM_KEY_MAX_BYTES = 255;
 /** Fact values: any JSON value of at most 1 MiB serialized. */
 export const FACT_VALUE_MAX_BYTES = 1 * MiB;
+/**
+ * JSON values (turn meta, fact values): at most this many levels of nesting.
+ * Not in DESIGN.md section 3; it keeps every stored value inside SQLite's
+ * JSON depth limit (1000, https://sqlite.org/json1.html) and the JS stack,
+ * so no accepted write can break a later read or stats (issue 9).
+ */
+export const JSON_MAX_DEPTH = 100;
 /** Entries in one append: 1–256. */
 export const APPEND_MAX_ENTRIES = 256;
 /** HTTP JSON request bodies: 8 MiB, checked while streaming. */
@@ -22,6 +29,8 @@ export const HTTP_BODY_MAX_BYTES = 8 * MiB;
 export const PAGE_DEFAULT = 100;
 /** Largest page size; a larger `limit` is invalid_input. */
 export const PAGE_MAX = 1000;
+/** Bytes of content one page of a read carries at most (at least one turn): a page of 1,000 turns of 4 MiB would be 4 GB. */
+export const READ_PAGE_MAX_BYTES = 16 * MiB;
 /** Default cap on one object's size (config `max_object_bytes`). */
 export const OBJECT_MAX_BYTES_DEFAULT = 4 * GiB;
 /** Search queries: at most this many bytes (longer is not a search, it is a paste). */

@@ -126,3 +126,18 @@ describe("error messages", () => {
       expect(missing.message).toBe("entries.0.content: required");
     }));
 });
+
+describe("read pages are bounded in bytes", () => {
+  test("a page stops before READ_PAGE_MAX_BYTES of content (at least one turn), and next walks on", () =>
+    withMemory(async (m) => {
+      const big = bytes(L.CONTENT_MAX_BYTES);
+      for (let i = 0; i < 6; i++) await m.append({ session: "big", entries: [{ role: "note", content: big }] });
+      const perPage = Math.floor(L.READ_PAGE_MAX_BYTES / L.CONTENT_MAX_BYTES);
+      const first = await m.read({ session: "big", limit: 1000 });
+      expect(first.turns.length).toBe(perPage);
+      expect(first.next).toBe(first.turns[perPage - 1]!.lsn);
+      const second = await m.read({ session: "big", after: first.next!, limit: 1000 });
+      expect(second.turns.length).toBe(6 - perPage);
+      expect(second.next).toBeNull();
+    }));
+});

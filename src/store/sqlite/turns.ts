@@ -1,6 +1,6 @@
 /** append, read and sessions on the SQLite tape (DESIGN.md section 5). */
 import type { Database } from "bun:sqlite";
-import { PAGE_DEFAULT } from "../../limits.ts";
+import { PAGE_DEFAULT, READ_PAGE_MAX_BYTES } from "../../limits.ts";
 import type { AppendInput, ReadInput, SessionsInput } from "../../schema/ops.ts";
 import type { AppendResult, ReadResult, SessionsResult, Turn } from "../../schema/results.ts";
 import { sha256 } from "../../util/hash.ts";
@@ -90,19 +90,38 @@ export function rowToTurn(db: Database, row: TurnRow): Turn {
   };
 }
 
-/** A page of a session after an LSN; one statement, so one snapshot (I4). */
+/**
+ * A page of a session after an LSN. The page stops at `limit` turns or at
+ * READ_PAGE_MAX_BYTES of content (always at least one turn), whichever comes
+ * first; both statements run in one read transaction, so one snapshot (I4).
+ */
 export function read(db: Database, tenant: string, input: ReadInput): ReadResult {
   const limit = input.limit ?? PAGE_DEFAULT;
-  const rows = db
-    .query(
-      `SELECT lsn, ts, subject, idem_key, text, data, checksum FROM tape
-       WHERE tenant = ? AND kind = 'turn' AND subject = ? AND forgotten_by IS NULL AND lsn > ?
-       ORDER BY lsn LIMIT ?`,
-    )
-    .all(tenant, input.session, input.after ?? 0, limit + 1) as TurnRow[];
-  const more = rows.length > limit;
-  const turns = rows.slice(0, limit).map((r) => rowToTurn(db, r));
-  return { turns, next: more ? turns[turns.length - 1]!.lsn : null };
+  return db.transaction((): ReadResult => {
+    const sizes = db
+      .query(
+        `SELECT lsn, bytes FROM tape
+         WHERE tenant = ? AND kind = 'turn' AND subject = ? AND forgotten_by IS NULL AND lsn > ?
+         ORDER BY lsn LIMIT ?`,
+      )
+      .all(tenant, input.session, input.after ?? 0, limit + 1) as { lsn: number; bytes: number }[];
+    let take = 0;
+    let bytes = 0;
+    while (take < Math.min(limit, sizes.length) && (take === 0 || bytes + sizes[take]!.bytes <= READ_PAGE_MAX_BYTES)) {
+      bytes += sizes[take]!.bytes;
+      take++;
+    }
+    if (take === 0) return { turns: [], next: null };
+    const rows = db
+      .query(
+        `SELECT lsn, ts, subject, idem_key, text, data, checksum FROM tape
+         WHERE tenant = ? AND kind = 'turn' AND subject = ? AND forgotten_by IS NULL AND lsn > ? AND lsn <= ?
+         ORDER BY lsn`,
+      )
+      .all(tenant, input.session, input.after ?? 0, sizes[take - 1]!.lsn) as TurnRow[];
+    const turns = rows.map((r) => rowToTurn(db, r));
+    return { turns, next: take < sizes.length ? turns[turns.length - 1]!.lsn : null };
+  }).deferred();
 }
 
 /** Sessions by name, after a name, under a prefix. */
