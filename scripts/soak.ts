@@ -1,3 +1,4 @@
+export {};
 /**
  * `bun run soak`: the fault suite at length: a minute and a half of eight
  * mixed processes, 200 kill -9 rounds, and the rest of test/faults.
