@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   IDEM_KEY_MAX_BYTES,
+  JSON_MAX_DEPTH,
   NAME_MAX_BYTES,
   PAGE_MAX,
 } from "../limits.ts";
@@ -85,8 +86,14 @@ export const Digest = z.string().regex(/^sha256:[0-9a-f]{64}$/, "must be sha256:
 /**
  * Where `value` stops being plain JSON (a non-finite number, undefined, a
  * function, a lone surrogate...), as a path, or undefined when it is JSON.
+ * Nesting past JSON_MAX_DEPTH is reported at the value itself (path []), and
+ * found before anything deeper is walked, so a value a million levels deep
+ * costs no more than one at the limit (issue 9).
  */
-export function jsonProblem(value: unknown, path: (string | number)[] = []): { path: (string | number)[]; message: string } | undefined {
+export function jsonProblem(value: unknown, path: (string | number)[] = [], depth = 0): { path: (string | number)[]; message: string } | undefined {
+  if (typeof value === "object" && value !== null && depth >= JSON_MAX_DEPTH) {
+    return { path: [], message: `nests deeper than ${JSON_MAX_DEPTH} levels` };
+  }
   switch (typeof value) {
     case "string":
       return value.isWellFormed() ? undefined : { path, message: "must be valid UTF-8" };
@@ -98,7 +105,7 @@ export function jsonProblem(value: unknown, path: (string | number)[] = []): { p
       if (value === null) return undefined;
       if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) {
-          const p = jsonProblem(value[i], [...path, i]);
+          const p = jsonProblem(value[i], [...path, i], depth + 1);
           if (p) return p;
         }
         return undefined;
@@ -107,7 +114,7 @@ export function jsonProblem(value: unknown, path: (string | number)[] = []): { p
       if (proto !== Object.prototype && proto !== null) return { path, message: "must be a plain JSON value" };
       for (const [k, v] of Object.entries(value)) {
         if (!k.isWellFormed()) return { path: [...path, k], message: "keys must be valid UTF-8" };
-        const p = jsonProblem(v, [...path, k]);
+        const p = jsonProblem(v, [...path, k], depth + 1);
         if (p) return p;
       }
       return undefined;
