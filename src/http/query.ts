@@ -40,6 +40,8 @@ export function queryInput<S extends z.ZodType>(url: string, schema: S, params: 
     if (pair === "") continue;
     const eq = pair.indexOf("=");
     const name = decode(eq < 0 ? pair : pair.slice(0, eq), "query");
+    // A pair with no name ("?=x") has no field to name: the query string is the field (I6).
+    if (name === "") throw invalid("query", "a parameter has no name");
     const value = decode(eq < 0 ? "" : pair.slice(eq + 1), name);
     const param = Object.hasOwn(params, name) ? params[name] : undefined;
     if (!param) throw invalid(name, "unknown query parameter");
