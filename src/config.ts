@@ -73,15 +73,25 @@ export function resolveHome(env: Env = process.env, platform: NodeJS.Platform = 
   return xdg ? join(resolve(xdg), "zerodb") : join(home, ".local", "share", "zerodb");
 }
 
-/** Creates a directory (and parents) with mode 0700, tightening it when it is new. */
-export function ensurePrivateDir(dir: string): void {
+/**
+ * Creates a directory (and parents) with mode 0700, tightening it when it is
+ * new. A file in its place (or on its path) is the caller's `field` to fix:
+ * a clear error, never an internal one (I10).
+ */
+export function ensurePrivateDir(dir: string, field = "home"): void {
   let existed = true;
   try {
     existed = statSync(dir).isDirectory();
   } catch {
     existed = false;
   }
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === "EEXIST" || code === "ENOTDIR") throw new ZeroDbError("invalid_input", `${field}: ${dir} is not a directory`, { field, cause: err });
+    throw new ZeroDbError("unavailable", `${field}: cannot create ${dir} (${code ?? "error"})`, { field, cause: err });
+  }
   // mkdir's mode is filtered by the umask; set it explicitly (the umask is not trusted).
   if (!existed) chmodSync(dir, 0o700);
 }

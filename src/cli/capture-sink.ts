@@ -21,9 +21,11 @@ export async function withCaptureSink<T>(
     const url = config.url;
     return withMemory(flags, (memory) => fn(remoteSink(memory, remoteCursorDir(config.home, url, memory.tenant))));
   }
+  // The tenant is checked before the store is opened or created: bad input never touches disk (I6).
+  const tenant = (await import("../store/sqlite/store.ts")).checkTenant(config.tenant ?? "local");
   const store = await openLocalStore(config);
   try {
-    return await fn(localSink(store, config.tenant ?? "local", opts));
+    return await fn(localSink(store, tenant, opts));
   } finally {
     store.close();
   }

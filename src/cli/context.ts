@@ -3,6 +3,7 @@
  * or, with a URL, the HTTP client (remote mode). Commands call `withMemory`
  * and never learn which one they got.
  */
+import { sep } from "node:path";
 import { type Config, ensureHome, resolveConfig } from "../config.ts";
 import type { Memory, Store } from "../store/types.ts";
 import type { SharedFlags } from "./args.ts";
@@ -21,7 +22,7 @@ export function configFrom(flags: SharedFlags): Config {
 
 /** Opens the local store of a configuration (creating the home when the data dir is in it). */
 export async function openLocalStore(config: Config): Promise<Store> {
-  if (config.dataDir.startsWith(config.home)) ensureHome(config);
+  if (config.dataDir === config.home || config.dataDir.startsWith(config.home + sep)) ensureHome(config);
   const { openSqliteStore } = await import("../store/sqlite/store.ts");
   return openSqliteStore(config.dataDir, { maxObjectBytes: config.maxObjectBytes });
 }
@@ -34,9 +35,12 @@ export async function withMemory<T>(flags: SharedFlags, fn: (memory: Memory, con
     const [{ connectHttpMemory }, { resolveToken }] = await Promise.all([import("../client/http.ts"), import("../client/token.ts")]);
     return fn(await connectHttpMemory({ url: config.url, token: resolveToken(config), tenant: config.tenant }), config);
   }
+  // The tenant is checked before the store is opened or created: bad input never touches disk (I6).
+  const { checkTenant } = await import("../store/sqlite/store.ts");
+  const tenant = checkTenant(config.tenant ?? "local");
   const store = await openLocalStore(config);
   try {
-    return await fn(store.memory(config.tenant ?? "local"), config);
+    return await fn(store.memory(tenant), config);
   } finally {
     store.close();
   }

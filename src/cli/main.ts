@@ -84,28 +84,32 @@ function groupUsage(path: string[], tree: CommandTree): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** Refuses unknown flags, flags missing their value, and extra positional arguments. */
+/**
+ * Refuses unknown flags, flags missing their value, missing required flags and
+ * arguments, and extra positional arguments, each naming the field (I6).
+ */
 function checkFlags(rest: string[], argsDef: ArgsDef): void {
-  const strings = new Set<string>();
+  const strings = new Map<string, string>();
   const booleans = new Set<string>();
-  let positionals = 0;
+  const positionals: { name: string; required: boolean }[] = [];
   for (const [name, def] of Object.entries(argsDef)) {
     if (def.type === "positional") {
-      positionals++;
+      positionals.push({ name, required: def.required === true });
       continue;
     }
     const names = [name, kebab(name), ...[(def as { alias?: string | string[] }).alias ?? []].flat()];
-    for (const n of names) (def.type === "boolean" ? booleans : strings).add(n);
+    for (const n of names) def.type === "boolean" ? booleans.add(n) : strings.set(n, name);
   }
-  let seenPositionals = 0;
+  const given = new Set<string>();
+  const extra: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const tok = rest[i]!;
     if (tok === "--") {
-      seenPositionals += rest.length - i - 1;
+      extra.push(...rest.slice(i + 1));
       break;
     }
     if (!tok.startsWith("-") || tok === "-") {
-      seenPositionals++;
+      extra.push(tok);
       continue;
     }
     const body = tok.replace(/^--?/, "");
@@ -115,12 +119,22 @@ function checkFlags(rest: string[], argsDef: ArgsDef): void {
         if (i + 1 >= rest.length) throw new UsageError(`--${name} needs a value`, name);
         i++;
       }
+      given.add(strings.get(name)!);
       continue;
     }
     if (booleans.has(name) || (name.startsWith("no-") && booleans.has(name.slice(3)))) continue;
     throw new UsageError(`unknown flag ${tok.split("=")[0]} (see --help)`, name);
   }
-  if (seenPositionals > positionals) throw new UsageError(`too many arguments (this command takes ${positionals})`);
+  if (extra.length > positionals.length) {
+    const first = JSON.stringify(extra[positionals.length]!.slice(0, 64));
+    throw new UsageError(`too many arguments: ${first} is one more than this command takes (${positionals.length})`, "arguments");
+  }
+  // Checked here rather than by citty, whose message names no field.
+  for (const [name, def] of Object.entries(argsDef)) {
+    if (def.type !== "positional" && def.required === true && !given.has(name)) throw new UsageError(`--${kebab(name)} is required`, kebab(name));
+  }
+  const missing = positionals.find((p, i) => p.required && i >= extra.length);
+  if (missing) throw new UsageError(`${missing.name.toUpperCase()} is required (see --help)`, missing.name);
 }
 
 function kebab(s: string): string {

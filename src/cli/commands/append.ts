@@ -2,6 +2,8 @@ import type { AppendResult } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
 import { withMemory } from "../context.ts";
 import { decodeUtf8, jsonObjectFlag, stringFlag } from "../parse.ts";
+import { AppendInput } from "../../schema/ops.ts";
+import { parseInput } from "../../schema/parse.ts";
 
 /** `zerodb append`: one entry, content from the argument or stdin. */
 export default zcommand({
@@ -22,7 +24,9 @@ export default zcommand({
       ...(meta ? { meta } : {}),
       ...(args["idem-key"] !== undefined ? { idem_key: String(args["idem-key"]) } : {}),
     };
-    return withMemory(args, (m) => m.append({ session: String(args.session), entries: [entry as never] }));
+    // Validated before the store is opened: bad input never touches disk (I6, D3).
+    const input = parseInput(AppendInput, { session: String(args.session), entries: [entry] });
+    return withMemory(args, (m) => m.append(input));
   },
   human: (r: AppendResult) =>
     r.entries.map((e) => (e.duplicate ? `already there: lsn ${e.lsn} (duplicate)` : `appended: lsn ${e.lsn}`)).join("\n"),

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, lstatSync, openSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ZeroDbError } from "../../errors.ts";
 import { fsyncDir, tempPathFor } from "../../util/atomic.ts";
@@ -6,12 +6,37 @@ import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
 import { writeErr, writeOut } from "../output.ts";
 
+/**
+ * Refuses an --out that exists (a dangling symlink included: link() would
+ * refuse it later anyway) or whose directory does not, before the store is
+ * opened, so the refusal is clear and touches nothing (I6).
+ */
+function checkNewFile(out: string): void {
+  let exists = true;
+  try {
+    lstatSync(out);
+  } catch {
+    exists = false;
+  }
+  if (exists) throw new ZeroDbError("conflict", `${out} exists; export never overwrites a file`, { field: "out" });
+  let dir;
+  try {
+    dir = statSync(dirname(out));
+  } catch {
+    dir = undefined;
+  }
+  if (!dir?.isDirectory()) throw new ZeroDbError("invalid_input", `out: the directory ${dirname(out)} does not exist`, { field: "out" });
+}
+
 /** `zerodb export`: the tape as JSONL, to stdout or a new file. */
 export default zcommand({
   meta: { name: "export", description: "Export the tape as JSONL (every tenant, or --tenant's), restorable with import" },
   args: { out: { type: "string", description: "write to this new file (never overwritten) instead of stdout", valueHint: "file" } },
-  run: (args) =>
-    withStore(args, async (store) => {
+  run: async (args) => {
+    // A tenant that cannot exist is a typo to report, not an empty export (I6); checked before the store opens.
+    if (args.tenant !== undefined) (await import("../../store/sqlite/store.ts")).checkTenant(String(args.tenant));
+    if (args.out !== undefined) checkNewFile(resolve(String(args.out)));
+    return withStore(args, async (store) => {
       const records = store.exportTape(args.tenant !== undefined ? { tenant: String(args.tenant) } : {});
       let count = 0;
       if (args.out === undefined) {
@@ -55,6 +80,7 @@ export default zcommand({
         } catch {}
       }
       return { records: count, out };
-    }),
+    });
+  },
   human: (r: { records: number; out: string }) => `exported ${r.records} records to ${r.out}`,
 });

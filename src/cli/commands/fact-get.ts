@@ -1,11 +1,17 @@
 import type { Fact } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
 import { withMemory } from "../context.ts";
+import { FactGetInput } from "../../schema/ops.ts";
+import { parseInput } from "../../schema/parse.ts";
 
 /** `zerodb fact get KEY`. */
 export default zcommand({
   meta: { name: "fact get", description: "Get a fact's current value" },
   args: { key: { type: "positional", description: "the fact's key", required: true } },
-  run: (args) => withMemory(args, (m) => m.factGet({ key: String(args.key) })),
+  run: (args) => {
+    // Validated before the store is opened: bad input never touches disk (I6, D3).
+    const input = parseInput(FactGetInput, { key: String(args.key) });
+    return withMemory(args, (m) => m.factGet(input));
+  },
   human: (r: Fact) => (typeof r.value === "string" ? r.value : JSON.stringify(r.value, null, 2)),
 });

@@ -2,6 +2,8 @@ import type { FactListResult } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
 import { withMemory } from "../context.ts";
 import { intFlag, stringFlag } from "../parse.ts";
+import { FactListInput } from "../../schema/ops.ts";
+import { parseInput } from "../../schema/parse.ts";
 
 /** `zerodb fact list`. */
 export default zcommand({
@@ -11,10 +13,11 @@ export default zcommand({
     after: { type: "string", description: "only keys after this (the previous page's next)", valueHint: "key" },
     limit: { type: "string", description: "page size, 1 to 1000 (default 100)", valueHint: "n" },
   },
-  run: (args) =>
-    withMemory(args, (m) =>
-      m.factList({ prefix: stringFlag(args.prefix), after: stringFlag(args.after), limit: intFlag("limit", args.limit) }),
-    ),
+  run: (args) => {
+    // Validated before the store is opened: bad input never touches disk (I6, D3).
+    const input = parseInput(FactListInput, { prefix: stringFlag(args.prefix), after: stringFlag(args.after), limit: intFlag("limit", args.limit) });
+    return withMemory(args, (m) => m.factList(input));
+  },
   human: (r: FactListResult) => {
     const lines = r.facts.map((f) => `${f.key} = ${JSON.stringify(f.value)}`);
     if (r.facts.length === 0) lines.push("(no facts)");

@@ -1,6 +1,8 @@
 import type { WriteResult } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
 import { withMemory } from "../context.ts";
+import { FactSetInput } from "../../schema/ops.ts";
+import { parseInput } from "../../schema/parse.ts";
 
 /** `zerodb fact set KEY VALUE`: VALUE is JSON, or a plain string when it does not parse. */
 export default zcommand({
@@ -18,9 +20,9 @@ export default zcommand({
     } catch {
       value = raw;
     }
-    return withMemory(args, (m) =>
-      m.factSet({ key: String(args.key), value, ...(args["idem-key"] !== undefined ? { idem_key: String(args["idem-key"]) } : {}) }),
-    );
+    // Validated before the store is opened: bad input never touches disk (I6, D3).
+    const input = parseInput(FactSetInput, { key: String(args.key), value, ...(args["idem-key"] !== undefined ? { idem_key: String(args["idem-key"]) } : {}) });
+    return withMemory(args, (m) => m.factSet(input));
   },
   human: (r: WriteResult) => (r.duplicate ? `already set: lsn ${r.lsn} (duplicate)` : `set: lsn ${r.lsn}`),
 });

@@ -2,6 +2,8 @@ import type { ForgetResult } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
 import { withMemory } from "../context.ts";
 import { intFlag, stringFlag } from "../parse.ts";
+import { ForgetInput } from "../../schema/ops.ts";
+import { parseInput } from "../../schema/parse.ts";
 
 /** `zerodb forget`: exactly one selector flag. */
 export default zcommand({
@@ -30,7 +32,9 @@ export default zcommand({
         before: stringFlag(args.before),
       }).filter(([, v]) => v !== undefined),
     );
-    return withMemory(args, (m) => m.forget({ selector, ...(args["dry-run"] ? { dry_run: true } : {}) }));
+    // Validated before the store is opened: bad input never touches disk (I6, D3).
+    const input = parseInput(ForgetInput, { selector, ...(args["dry-run"] ? { dry_run: true } : {}) });
+    return withMemory(args, (m) => m.forget(input));
   },
   human: (r: ForgetResult) => (r.dry_run ? `would forget ${r.hidden} record(s)` : `forgot ${r.hidden} record(s) at lsn ${r.lsn}`),
 });

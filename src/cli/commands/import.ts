@@ -1,4 +1,4 @@
-import { openSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { ZeroDbError } from "../../errors.ts";
 import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
@@ -32,18 +32,23 @@ async function* utf8Lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<{ 
 export default zcommand({
   meta: { name: "import", description: "Import a JSONL export into an empty store (same records, same LSNs)" },
   args: { file: { type: "positional", description: "the export file ('-' for stdin)", required: true } },
-  run: (args) =>
-    withStore(args, async (store) => {
-      const file = String(args.file);
-      // Open before anything else, so a missing file is one clear error.
-      if (file !== "-") {
-        try {
-          openSync(file, "r");
-        } catch (err) {
-          const code = (err as { code?: string }).code;
-          throw new ZeroDbError(code === "ENOENT" ? "not_found" : "invalid_input", `cannot read ${file} (${code ?? "error"})`, { field: "file" });
-        }
+  run: (args) => {
+    const file = String(args.file);
+    // Checked before the store is opened, so a missing file is one clear error and touches nothing (I6).
+    if (file !== "-") {
+      let fd: number;
+      try {
+        fd = openSync(file, "r");
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        throw new ZeroDbError(code === "ENOENT" ? "not_found" : "invalid_input", `cannot read ${file} (${code ?? "error"})`, { field: "file" });
       }
+      // A directory opens but cannot be read; a pipe (import <(...)) is fine.
+      const isDir = fstatSync(fd).isDirectory();
+      closeSync(fd);
+      if (isDir) throw new ZeroDbError("invalid_input", `file: ${file} is a directory, not an export`, { field: "file" });
+    }
+    return withStore(args, async (store) => {
       const stream = file === "-" ? Bun.stdin.stream() : Bun.file(file).stream();
       async function* records() {
         for await (const { n, line } of utf8Lines(stream)) {
@@ -56,6 +61,7 @@ export default zcommand({
         }
       }
       return store.importTape(records());
-    }),
+    });
+  },
   human: (r: { records: number; last_lsn: number }) => `imported ${r.records} records (last lsn ${r.last_lsn})`,
 });

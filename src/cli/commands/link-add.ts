@@ -2,6 +2,8 @@ import type { WriteResult } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
 import { withMemory } from "../context.ts";
 import { stringFlag } from "../parse.ts";
+import { LinkAddInput } from "../../schema/ops.ts";
+import { parseInput } from "../../schema/parse.ts";
 
 /** `zerodb link add URL`: a reference, never fetched (D1). */
 export default zcommand({
@@ -12,14 +14,15 @@ export default zcommand({
     note: { type: "string", description: "a note, searchable", valueHint: "text" },
     "idem-key": { type: "string", description: "an idempotency key: a retry with it is not written twice", valueHint: "key" },
   },
-  run: (args) =>
-    withMemory(args, (m) =>
-      m.linkAdd({
-        url: String(args.address),
-        ...(args.title !== undefined ? { title: stringFlag(args.title) } : {}),
-        ...(args.note !== undefined ? { note: stringFlag(args.note) } : {}),
-        ...(args["idem-key"] !== undefined ? { idem_key: String(args["idem-key"]) } : {}),
-      }),
-    ),
+  run: (args) => {
+    // Validated before the store is opened: bad input never touches disk (I6, D3).
+    const input = parseInput(LinkAddInput, {
+      url: String(args.address),
+      ...(args.title !== undefined ? { title: stringFlag(args.title) } : {}),
+      ...(args.note !== undefined ? { note: stringFlag(args.note) } : {}),
+      ...(args["idem-key"] !== undefined ? { idem_key: String(args["idem-key"]) } : {}),
+    });
+    return withMemory(args, (m) => m.linkAdd(input));
+  },
   human: (r: WriteResult) => (r.duplicate ? `already there: lsn ${r.lsn} (duplicate)` : `added link: lsn ${r.lsn}`),
 });

@@ -7,6 +7,8 @@ import { withMemory } from "../context.ts";
 import { writeOut } from "../output.ts";
 import { UsageError } from "../parse.ts";
 import { byteProgress } from "../progress.ts";
+import { ObjectGetInput } from "../../schema/ops.ts";
+import { parseInput } from "../../schema/parse.ts";
 
 /** `zerodb object get sha256:HEX --out FILE`: writes an object to a new file (never overwrites). */
 export default zcommand({
@@ -22,8 +24,10 @@ export default zcommand({
     const out = toStdout ? "-" : resolve(String(args.out));
     // Checked first so a refusal costs nothing; saveNew's exclusive link is what makes it race-free.
     if (!toStdout && existsSync(out)) throw existsError(out, "out");
+    // Validated before the store is opened: bad input never touches disk (I6, D3).
+    const input = parseInput(ObjectGetInput, { object: String(args.object) });
     return withMemory(args, async (m) => {
-      const body = await m.objectGet({ object: String(args.object) });
+      const body = await m.objectGet(input);
       const info: ObjectInfo = { object: body.object, size: body.size, type: body.type, name: body.name, lsn: body.lsn };
       if (toStdout) {
         for await (const chunk of body.read()) await writeOut(chunk);

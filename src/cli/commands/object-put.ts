@@ -6,6 +6,8 @@ import { zcommand } from "../command.ts";
 import { withMemory } from "../context.ts";
 import { stringFlag } from "../parse.ts";
 import { byteProgress } from "../progress.ts";
+import { ObjectPutMeta } from "../../schema/ops.ts";
+import { parseInput } from "../../schema/parse.ts";
 
 /** Counts bytes as they stream past, for the progress line. */
 async function* counted(source: AsyncIterable<Uint8Array>, onBytes: (n: number) => void): AsyncGenerator<Uint8Array> {
@@ -43,11 +45,12 @@ export default zcommand({
     const name = stringFlag(args.name) ?? (fromStdin ? undefined : basename(file));
     // Bun guesses the media type from the extension (application/octet-stream when it cannot).
     const type = stringFlag(args.type) ?? (fromStdin ? undefined : Bun.file(file).type);
-    const meta = {
+    // Validated before the store is opened: bad input never touches disk (I6, D3).
+    const meta = parseInput(ObjectPutMeta, {
       ...(name !== undefined ? { name } : {}),
       ...(type !== undefined ? { type } : {}),
       ...(args["idem-key"] !== undefined ? { idem_key: String(args["idem-key"]) } : {}),
-    };
+    });
     const progress = byteProgress(`storing ${fromStdin ? "stdin" : basename(file)}`, size);
     const source = (fromStdin ? Bun.stdin : Bun.file(resolve(file))).stream() as unknown as AsyncIterable<Uint8Array>;
     try {

@@ -2,6 +2,8 @@ import type { SearchResult } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
 import { withMemory } from "../context.ts";
 import { intFlag, stringFlag } from "../parse.ts";
+import { SearchInput } from "../../schema/ops.ts";
+import { parseInput } from "../../schema/parse.ts";
 
 /** `zerodb search`: full-text search. */
 export default zcommand({
@@ -13,16 +15,17 @@ export default zcommand({
     role: { type: "string", description: "only turns of this role", valueHint: "role" },
     limit: { type: "string", description: "at most this many hits, 1 to 1000 (default 100)", valueHint: "n" },
   },
-  run: (args) =>
-    withMemory(args, (m) =>
-      m.search({
-        query: String(args.query),
-        session: stringFlag(args.session),
-        prefix: stringFlag(args.prefix),
-        role: stringFlag(args.role) as never,
-        limit: intFlag("limit", args.limit),
-      }),
-    ),
+  run: (args) => {
+    // Validated before the store is opened: bad input never touches disk (I6, D3).
+    const input = parseInput(SearchInput, {
+      query: String(args.query),
+      session: stringFlag(args.session),
+      prefix: stringFlag(args.prefix),
+      role: stringFlag(args.role),
+      limit: intFlag("limit", args.limit),
+    });
+    return withMemory(args, (m) => m.search(input));
+  },
   human: (r: SearchResult) =>
     r.hits.length === 0
       ? "(no hits)"

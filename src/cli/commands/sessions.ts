@@ -2,6 +2,8 @@ import type { SessionsResult } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
 import { withMemory } from "../context.ts";
 import { intFlag, stringFlag } from "../parse.ts";
+import { SessionsInput } from "../../schema/ops.ts";
+import { parseInput } from "../../schema/parse.ts";
 
 /** `zerodb sessions`: list sessions. */
 export default zcommand({
@@ -11,10 +13,11 @@ export default zcommand({
     after: { type: "string", description: "only sessions named after this (the previous page's next)", valueHint: "name" },
     limit: { type: "string", description: "page size, 1 to 1000 (default 100)", valueHint: "n" },
   },
-  run: (args) =>
-    withMemory(args, (m) =>
-      m.sessions({ prefix: stringFlag(args.prefix), after: stringFlag(args.after), limit: intFlag("limit", args.limit) }),
-    ),
+  run: (args) => {
+    // Validated before the store is opened: bad input never touches disk (I6, D3).
+    const input = parseInput(SessionsInput, { prefix: stringFlag(args.prefix), after: stringFlag(args.after), limit: intFlag("limit", args.limit) });
+    return withMemory(args, (m) => m.sessions(input));
+  },
   human: (r: SessionsResult) => {
     const lines = r.sessions.map((s) => `${s.name}  ${s.turns} turns, ${s.bytes} bytes, lsn ${s.first_lsn}..${s.last_lsn}`);
     if (r.sessions.length === 0) lines.push("(no sessions)");

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ZeroDbError } from "../../errors.ts";
 import type { NewToken } from "../../schema/tokens.ts";
@@ -8,6 +8,16 @@ import { withStore } from "../context.ts";
 import { writeErr } from "../output.ts";
 import { UsageError } from "../parse.ts";
 
+/** True when anything (a dangling symlink included) is at `path`. */
+function lexists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** `zerodb token create --tenant T [--out FILE]`: a new token, shown once. */
 export default zcommand({
   meta: { name: "token create", description: "Create a token for a tenant; it is shown once (or written to a new file, 0600)" },
@@ -16,10 +26,14 @@ export default zcommand({
   },
   async run(args) {
     if (args.tenant === undefined) throw new UsageError("--tenant is required: the tenant the token acts in", "tenant");
+    // Checked before the store is opened: bad input never touches disk (I6).
+    const { checkTenant } = await import("../../store/sqlite/store.ts");
+    checkTenant(String(args.tenant));
     const out = args.out === undefined ? undefined : resolve(String(args.out));
     // Checked before the token exists, so a refused --out leaves no token behind.
     if (out !== undefined) {
-      if (existsSync(out)) throw new ZeroDbError("conflict", `${out} exists; a token file is never overwritten`, { field: "out" });
+      // lstat, not exists: a dangling symlink is there too, and the exclusive link below would refuse it.
+      if (lexists(out)) throw new ZeroDbError("conflict", `${out} exists; a token file is never overwritten`, { field: "out" });
       if (!existsSync(dirname(out))) throw new ZeroDbError("invalid_input", `out: the directory ${dirname(out)} does not exist`, { field: "out" });
     }
     return withStore(args, async (store) => {

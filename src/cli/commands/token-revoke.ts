@@ -1,4 +1,5 @@
-import type { TokenInfo } from "../../schema/tokens.ts";
+import { parseInput } from "../../schema/parse.ts";
+import { type TokenInfo, TokenRevokeInput } from "../../schema/tokens.ts";
 import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
 
@@ -6,6 +7,10 @@ import { withStore } from "../context.ts";
 export default zcommand({
   meta: { name: "token revoke", description: "Revoke a token by id; it stops working at once" },
   args: { id: { type: "positional", description: "the token's id (from token list)", required: true } },
-  run: (args) => withStore(args, (store) => store.tokens.revoke({ id: String(args.id) })),
+  run: (args) => {
+    // Validated before the store is opened: bad input never touches disk (I6).
+    const input = parseInput(TokenRevokeInput, { id: String(args.id) });
+    return withStore(args, (store) => store.tokens.revoke(input));
+  },
   human: (r: TokenInfo) => `revoked ${r.id} (tenant ${r.tenant}) at ${r.revoked}`,
 });
