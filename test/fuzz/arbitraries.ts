@@ -66,3 +66,60 @@ export const inputs = {
 
 /** The codes a rejection of bad input may carry. */
 export const INPUT_CODES = ["invalid_input", "too_large", "not_found", "conflict"];
+
+/**
+ * The runs of one door suite: `share` of ZERODB_FUZZ_RUNS (default 300), at
+ * least 5. Door suites spawn processes or make requests, so they run a share
+ * of what the in-process store fuzz runs; the soak raises them all at once.
+ */
+export function fuzzRuns(share: number): number {
+  return Math.max(5, Math.round(Number(process.env.ZERODB_FUZZ_RUNS ?? "300") * share));
+}
+
+/** JSON text nested `depth` levels deep, as arrays or objects (stack and SQLite json depth limits). */
+export function deepJsonText(depth: number, kind: "array" | "object"): string {
+  return kind === "array" ? `${"[".repeat(depth)}1${"]".repeat(depth)}` : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+}
+
+const DEEP = /"\\u0000deep:(\d+):(array|object)"/g;
+
+/**
+ * Deeply nested JSON, a few levels past every sane limit and far past them.
+ * Generated as a placeholder string that jsonText expands, because a value
+ * 200,000 levels deep cannot go through JSON.stringify (or fast-check's report).
+ */
+export const deepValue: fc.Arbitrary<unknown> = fc
+  .tuple(fc.constantFrom(90, 101, 1_001, 5_000, 200_000), fc.constantFrom("array", "object"))
+  .map(([depth, kind]) => `\u0000deep:${depth}:${kind}`);
+
+/** JSON.stringify, with deepValue placeholders expanded to their nested text. */
+export function jsonText(value: unknown): string {
+  const text = JSON.stringify(value) ?? "";
+  return text.replace(DEEP, (_, depth: string, kind: "array" | "object") => deepJsonText(Number(depth), kind));
+}
+
+/** anyValue plus deeply nested values (send them with jsonText). */
+export const hostileValue: fc.Arbitrary<unknown> = fc.oneof({ weight: 6, arbitrary: anyValue }, { weight: 1, arbitrary: deepValue });
+
+/** Bytes that are not a JSON document: garbage, invalid UTF-8, truncated JSON, a BOM, NULs. */
+export const notJsonBytes: fc.Arbitrary<Uint8Array> = fc.oneof(
+  fc.uint8Array({ maxLength: 64 }),
+  fc.constantFrom("", " ", "{", '{"session":', "[1,", "nul", "\u0000", "\ufeff{}", "{'a':1}", "{}}", "1e999999", '"\\ud800"').map((s) => new Uint8Array(Buffer.from(s))),
+  fc.constant(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])),
+);
+
+/**
+ * One query-string component as it goes on the wire: a nasty string
+ * percent-encoded, or raw text with broken escapes ('%', '%zz', '%ff').
+ */
+export const queryComponent: fc.Arbitrary<string> = fc.oneof(
+  { weight: 6, arbitrary: nastyString.map((s) => (s.isWellFormed() ? encodeURIComponent(s) : encodeURIComponent(s.toWellFormed()))) },
+  { weight: 1, arbitrary: fc.constantFrom("%", "%zz", "%ff", "%c3", "%ED%A0%80", "a+b", "%00", "&", "=", "%2F") },
+  { weight: 2, arbitrary: fc.constantFrom("0", "1", "1000", "1001", "-1", "1e3", "12abc", "99999999999999999", "", "s", "note") },
+);
+
+/** A query string over `names` (known parameters) plus unknown and repeated ones, or none. */
+export function queryString(names: string[]): fc.Arbitrary<string> {
+  const pair = fc.tuple(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...(names.length > 0 ? names : ["x"])) }, { weight: 1, arbitrary: queryComponent }), fc.option(queryComponent, { freq: 8 }));
+  return fc.array(pair, { maxLength: 4 }).map((pairs) => (pairs.length === 0 ? "" : `?${pairs.map(([k, v]) => (v === null ? k : `${k}=${v}`)).join("&")}`));
+}
