@@ -42,8 +42,14 @@ export function renderLine(text: string): Rendered {
   }
   if (!isObject(parsed)) return { role: "note", content: text, meta: { type: "unknown" }, images: [] };
   const type = typeof parsed.type === "string" ? parsed.type : "unknown";
-  if (typeof parsed.uuid === "string" && MESSAGE_TYPES.has(type)) return renderMessage(parsed, type);
-  return renderMetadata(parsed, type);
+  try {
+    if (typeof parsed.uuid === "string" && MESSAGE_TYPES.has(type)) return renderMessage(parsed, type);
+    return renderMetadata(parsed, type);
+  } catch {
+    // JSON nested too deep for JSON.stringify (a RangeError) is kept verbatim: one such line
+    // must not stop the capture of every line after it, run after run (issue 9).
+    return { role: "note", content: text, meta: { type: "unrenderable" }, images: [] };
+  }
 }
 
 function renderMetadata(line: Json, type: string): Rendered {
