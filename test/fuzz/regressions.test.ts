@@ -109,6 +109,21 @@ describe("regressions found by the door fuzz", () => {
     expect(asData.stderr).not.toContain("internal error");
   });
 
+  test("7.2: a transcript line nested too deep to render is kept verbatim, and the lines after it are captured (it stopped capture for good with an internal RangeError)", async () => {
+    using box = tempDir();
+    const work = join(box.path, "work");
+    mkdirSync(work);
+    const transcript = join(box.path, "t.jsonl");
+    const msg = (uuid: string, content: string) => JSON.stringify({ type: "user", uuid, parentUuid: null, message: { role: "user", content } });
+    writeFileSync(transcript, [msg("u1", "before the deep line"), `{"type":"weird","x":${deepJsonText(100_000, "object")}}`, msg("u2", "after the deep line"), ""].join("\n"));
+    const event = JSON.stringify({ session_id: "s1", transcript_path: transcript, cwd: work, hook_event_name: "Stop" });
+    const r = await runZ(["hook", "claude-code"], { home: box.path, stdin: event });
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(existsSync(join(box.path, "zerodb", "logs", "capture.log"))).toBe(false);
+    const hits = await runJson<{ hits: unknown[] }>(["search", "after deep line"], { home: box.path });
+    expect(hits.hits).toHaveLength(1);
+  });
+
   test("I6: token create --out onto a dangling symlink is refused before a token exists (it left a revoked token behind)", async () => {
     using box = tempDir();
     await runJson(["stats"], { home: box.path });
