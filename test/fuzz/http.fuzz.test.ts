@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createToken, startServer, type ServerProcess } from "../http/_server.ts";
 import { tempDir } from "../helpers.ts";
 import { INTERNALS, expectErrorDoc, integrity, lastLsn, reportCases } from "./_check.ts";
-import { fuzzRuns, hostileValue, inputs, jsonText, nastyString, notJsonBytes, queryComponent, queryString } from "./arbitraries.ts";
+import { anyValue, deepValue, fuzzRuns, hostileValue, inputs, jsonText, nastyString, notJsonBytes, queryComponent, queryString } from "./arbitraries.ts";
 
 const RUNS = fuzzRuns(1 / 3);
 
@@ -23,11 +23,25 @@ interface Req {
   body?: string | Uint8Array;
 }
 
-/** A JSON route's body: usually the operation's near-valid input, sometimes a hostile value in a field, or no JSON at all. */
+/** `rec` with `value` at a dotted path ("entries.0.meta"), creating what is missing on the way. */
+function setPath(rec: unknown, path: string, value: unknown): Record<string, unknown> {
+  const root: Record<string, unknown> = { ...(typeof rec === "object" && rec !== null ? rec : {}) };
+  const keys = path.split(".");
+  let at: Record<string, unknown> = root;
+  for (const k of keys.slice(0, -1)) {
+    const next = at[k];
+    at[k] = Array.isArray(next) ? [...next] : typeof next === "object" && next !== null ? { ...next } : /^\d+$/.test(keys[keys.indexOf(k) + 1]!) ? [] : {};
+    at = at[k] as Record<string, unknown>;
+  }
+  at[keys.at(-1)!] = value;
+  return root;
+}
+
+/** A JSON route's body: usually the operation's near-valid input, sometimes a hostile value at a field's path, or no JSON at all. */
 function jsonBody(input: fc.Arbitrary<unknown>, fields: string[]): fc.Arbitrary<string | Uint8Array> {
   const injected = fc
-    .tuple(input, fc.constantFrom(...fields), hostileValue)
-    .map(([rec, field, v]) => jsonText({ ...(typeof rec === "object" && rec !== null ? rec : {}), [field]: v }));
+    .tuple(input, fc.constantFrom(...fields), fc.oneof(anyValue, deepValue))
+    .map(([rec, field, v]) => jsonText(setPath(rec, field, v)));
   return fc.oneof({ weight: 6, arbitrary: input.map(jsonText) }, { weight: 2, arbitrary: injected }, { weight: 1, arbitrary: hostileValue.map(jsonText) }, { weight: 1, arbitrary: notJsonBytes });
 }
 
@@ -60,7 +74,7 @@ const range = fc.option(fc.oneof(fc.constantFrom("bytes=0-0", "bytes=-1", "bytes
 const ROUTES: Record<string, fc.Arbitrary<Req>> = {
   "GET /v1/whoami": queryString([]).map((q) => ({ method: "GET", path: `/v1/whoami${q}` })),
   "POST /v1/turns": fc
-    .tuple(jsonBody(inputs.append, ["session", "entries", "meta"]), jsonType)
+    .tuple(jsonBody(inputs.append, ["session", "entries", "entries.0.meta", "entries.0.content", "entries.1"]), jsonType)
     .map(([body, type]) => ({ method: "POST", path: "/v1/turns", headers: { "content-type": type }, body })),
   "GET /v1/turns": queryString(["session", "after", "limit"]).map((q) => ({ method: "GET", path: `/v1/turns${q}` })),
   "GET /v1/sessions": queryString(["prefix", "after", "limit"]).map((q) => ({ method: "GET", path: `/v1/sessions${q}` })),
@@ -71,7 +85,7 @@ const ROUTES: Record<string, fc.Arbitrary<Req>> = {
   "GET /v1/facts/<key>": fc.tuple(factPath, queryString([])).map(([key, q]) => ({ method: "GET", path: `/v1/facts/${key}${q}` })),
   "GET /v1/facts": queryString(["prefix", "after", "limit"]).map((q) => ({ method: "GET", path: `/v1/facts${q}` })),
   "POST /v1/forget": fc
-    .tuple(jsonBody(inputs.forget, ["selector", "dry_run"]), jsonType)
+    .tuple(jsonBody(inputs.forget, ["selector", "selector.session", "dry_run"]), jsonType)
     .map(([body, type]) => ({ method: "POST", path: "/v1/forget", headers: { "content-type": type }, body })),
   "GET /v1/stats": queryString([]).map((q) => ({ method: "GET", path: `/v1/stats${q}` })),
   "POST /v1/links": fc
