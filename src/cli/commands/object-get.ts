@@ -1,5 +1,6 @@
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { lstatSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { invalid } from "../../errors.ts";
 import { existsError, saveNew } from "../../objects/save.ts";
 import type { ObjectInfo } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
@@ -9,6 +10,25 @@ import { UsageError } from "../parse.ts";
 import { byteProgress } from "../progress.ts";
 import { ObjectGetInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
+
+/** True when anything (a dangling symlink included) is at `path`. */
+function lexists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when `path` is a directory (through symlinks). */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /** `zerodb object get sha256:HEX --out FILE`: writes an object to a new file (never overwrites). */
 export default zcommand({
@@ -23,7 +43,11 @@ export default zcommand({
     if (toStdout && args.json) throw new UsageError("--json cannot be combined with --out - (stdout carries the bytes)", "json");
     const out = toStdout ? "-" : resolve(String(args.out));
     // Checked first so a refusal costs nothing; saveNew's exclusive link is what makes it race-free.
-    if (!toStdout && existsSync(out)) throw existsError(out, "out");
+    if (!toStdout) {
+      // lstat: a dangling symlink is there too (the link would refuse it, after the fetch).
+      if (lexists(out)) throw existsError(out, "out");
+      if (!isDirectory(dirname(out))) throw invalid("out", `the directory ${dirname(out)} does not exist`);
+    }
     // Validated before the store is opened: bad input never touches disk (I6, D3).
     const input = parseInput(ObjectGetInput, { object: String(args.object) });
     return withMemory(args, async (m) => {
