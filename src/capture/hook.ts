@@ -6,7 +6,7 @@
  * the harness: whatever fails becomes one line in capture.log and exit 0.
  */
 import type { Config } from "../config.ts";
-import { toZeroDbError } from "../errors.ts";
+import { tooLarge, toZeroDbError } from "../errors.ts";
 import { captureSession, projectSession } from "../project.ts";
 import { type HookEvent, parseHookEvent } from "./event.ts";
 import { HOOK_INPUT_MAX_BYTES, RUN_MAX_BYTES, RUN_MAX_ENTRIES, SESSION_END_DEADLINE_MS, SESSION_END_MAX_BYTES } from "./limits.ts";
@@ -98,7 +98,8 @@ export async function runHook(io: HookIo): Promise<void> {
 
 async function readStdin(io: HookIo): Promise<string> {
   const bytes = await io.stdin();
-  if (bytes.byteLength > HOOK_INPUT_MAX_BYTES) throw new Error(`the hook input is over ${HOOK_INPUT_MAX_BYTES} bytes`);
+  // A typed error: the log line says too_large, not internal, for input that is merely too big.
+  if (bytes.byteLength > HOOK_INPUT_MAX_BYTES) throw tooLarge("stdin", `the hook input is over ${HOOK_INPUT_MAX_BYTES} bytes`);
   return new TextDecoder().decode(bytes);
 }
 
