@@ -64,6 +64,8 @@ const stdin = fc.oneof(
   { weight: 8, arbitrary: fc.tuple(event, fc.option(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 2 }), { freq: 4 })).map(([e, extra]) => ({ kind: "event" as const, value: { ...extra, ...e } })) },
   { weight: 1, arbitrary: notJsonBytes.map((bytes) => ({ kind: "bytes" as const, value: bytes })) },
   { weight: 1, arbitrary: fc.jsonValue().map((value) => ({ kind: "json" as const, value })) },
+  // Past the 1 MiB the hook reads (HOOK_INPUT_MAX_BYTES).
+  { weight: 1, arbitrary: fc.constantFrom(1024 * 1024 + 1, 3 * 1024 * 1024).map((n) => ({ kind: "bytes" as const, value: new Uint8Array(n).fill(0x7b) })) },
 );
 
 describe("hook claude-code fuzz (7.2, I10)", () => {
@@ -122,6 +124,7 @@ describe("hook claude-code fuzz (7.2, I10)", () => {
           expect(l.includes(WORD), `I10: no transcript content in capture.log (${context}): ${l}`).toBe(false);
           expect(l.includes(SECRET) || l.includes("hunter2"), `I10: no secret in capture.log (${context}): ${l}`).toBe(false);
           expect(l, `I10: no stack or internals in capture.log (${context})`).not.toMatch(INTERNALS);
+          expect(l, `I10: a bad input is a typed error, never an internal one (${context})`).not.toMatch(/: internal: /);
         }
       }),
       { numRuns: RUNS },

@@ -11,10 +11,10 @@ import fc from "fast-check";
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type McpProcess, startMcp } from "../mcp/_client.ts";
-import { tempDir } from "../helpers.ts";
+import { type McpProcess, mcpEnv, startMcp } from "../mcp/_client.ts";
+import { ZERODB, tempDir } from "../helpers.ts";
 import { INTERNALS, expectErrorDoc, integrity, lastLsn, reportCases } from "./_check.ts";
-import { anyValue, fuzzRuns, inputs, nastyString } from "./arbitraries.ts";
+import { anyValue, deepJsonText, fuzzRuns, inputs, nastyString } from "./arbitraries.ts";
 
 const RUNS = fuzzRuns(1 / 3);
 
@@ -139,6 +139,35 @@ describe("MCP door fuzz (I6, I10, section 8)", () => {
       );
     }, 120_000);
   }
+
+  test("raw JSON-RPC lines the SDK client would never send (deep nesting, garbage, wrong shapes): every answer is a result or a JSON-RPC error, and the server keeps serving (I6, I10)", async () => {
+    const deep = deepJsonText(200_000, "object");
+    const lines = [
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }),
+      JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fact_set","arguments":{"key":"k","value":${deep}}}}`,
+      `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"remember","arguments":{"content":"x","meta":${deep}}}}`,
+      `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"fact_set","arguments":${deep}}}`,
+      `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":${deep}}`,
+      `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"stats","arguments":[1,2]}}`,
+      "not json at all",
+      `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"nope","arguments":{}}}`,
+      deep,
+      JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "stats", arguments: {} } }),
+    ];
+    const proc = Bun.spawn([ZERODB, "mcp"], { cwd: work, env: mcpEnv(tmp.path), stdin: new Blob([`${lines.join("\n")}\n`]), stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    cases += lines.length;
+    expect(code, "the server ends cleanly at EOF").toBe(0);
+    const answers = stdout.trim().split("\n").map((l) => JSON.parse(l) as { id?: number; result?: CallToolResult; error?: unknown });
+    expect(answers.map((a) => a.id).filter((id) => id !== undefined).sort((a, b) => a! - b!), "every request with an id is answered").toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    for (const a of answers) expect(a.result !== undefined || a.error !== undefined, `a result or an error: ${JSON.stringify(a).slice(0, 200)}`).toBe(true);
+    const byId = new Map(answers.map((a) => [a.id, a]));
+    expect(byId.get(2)?.result?.structuredContent, "I6: the deep value is refused naming it").toEqual({ error: { code: "invalid_input", message: expect.stringContaining("nests deeper"), field: "value" } });
+    expect((byId.get(3)?.result?.structuredContent as any)?.error?.field, "I6: the deep meta is refused naming it").toBe("meta");
+    expect(byId.get(8)?.result?.isError, "the server still serves").toBeUndefined();
+    expect(stderr, "I10: no stack or internals on stderr").not.toMatch(INTERNALS);
+  });
 
   test("after everything: the server still serves, its stderr holds no stack or SQL, the store is intact (I10, I2)", async () => {
     const r = (await mcp.call("stats")) as CallToolResult;

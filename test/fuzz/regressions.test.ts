@@ -3,7 +3,7 @@
  * none can come back even when a fuzz run does not happen to generate it.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/http/app.ts";
 import { JSON_MAX_DEPTH } from "../../src/limits.ts";
@@ -122,6 +122,14 @@ describe("regressions found by the door fuzz", () => {
     expect(existsSync(join(box.path, "zerodb", "logs", "capture.log"))).toBe(false);
     const hits = await runJson<{ hits: unknown[] }>(["search", "after deep line"], { home: box.path });
     expect(hits.hits).toHaveLength(1);
+  });
+
+  test("7.2: hook stdin over 1 MiB is logged as too_large, not as an internal error", async () => {
+    using box = tempDir();
+    const r = await runZ(["hook", "claude-code"], { home: box.path, stdin: new Uint8Array(2 * 1024 * 1024).fill(0x7b) });
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 0, stdout: "", stderr: "" });
+    const log = readFileSync(join(box.path, "zerodb", "logs", "capture.log"), "utf8");
+    expect(log).toMatch(/^\S+ hook: too_large: stdin: the hook input is over 1048576 bytes\n$/);
   });
 
   test("I6: token create --out onto a dangling symlink is refused before a token exists (it left a revoked token behind)", async () => {

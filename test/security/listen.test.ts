@@ -89,7 +89,7 @@ describe("serve binds loopback unless told otherwise (D1, I5)", () => {
       }
       expect([...bodies], "I5: one 401 body for every refusal, with no detail").toHaveLength(1);
       const health = await fetch(`${base}/healthz`);
-      expect({ status: health.status, keys: Object.keys(await health.json()).sort() }).toEqual({ status: 200, keys: ["ok", "version"] });
+      expect({ status: health.status, keys: Object.keys((await health.json()) as object).sort() }).toEqual({ status: 200, keys: ["ok", "version"] });
       const ok = await fetch(`${base}/v1/whoami`, { headers: { authorization: `Bearer ${token}` } });
       expect(await ok.json(), "the token itself works").toEqual({ tenant: "t" });
     } finally {
