@@ -30,7 +30,14 @@ export interface LineReader {
 export function openLines(path: string): LineReader {
   const fd = openSync(path, "r");
   let closed = false;
-  const size = fstatSync(fd).size;
+  const st = fstatSync(fd);
+  if (st.isDirectory()) {
+    // Linux opens a directory for reading and fails only at the first read, mid-run: say so here,
+    // so the caller warns "cannot read <path> (EISDIR)" instead of logging an internal error.
+    closeSync(fd);
+    throw Object.assign(new Error(`${path} is a directory`), { code: "EISDIR" });
+  }
+  const size = st.size;
   return {
     size,
     *lines(offset: number) {
