@@ -132,6 +132,14 @@ describe("regressions found by the door fuzz", () => {
     expect(log).toMatch(/^\S+ hook: too_large: stdin: the hook input is over 1048576 bytes\n$/);
   });
 
+  test("7.2: a transcript_path naming a directory is a warning, not an internal error (Linux opens a directory and fails at the first read)", async () => {
+    using box = tempDir();
+    const event = JSON.stringify({ session_id: "s", transcript_path: box.path, cwd: box.path, hook_event_name: "Stop" });
+    const r = await runZ(["hook", "claude-code"], { home: box.path, stdin: event });
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(readFileSync(join(box.path, "zerodb", "logs", "capture.log"), "utf8")).toEndWith(`Stop session=s: cannot read ${box.path} (EISDIR)\n`);
+  });
+
   test("I6: token create --out onto a dangling symlink is refused before a token exists (it left a revoked token behind)", async () => {
     using box = tempDir();
     await runJson(["stats"], { home: box.path });
