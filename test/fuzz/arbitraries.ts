@@ -43,7 +43,9 @@ const entry = withExtras(fc.record({ role: maybe(role), content: maybe(fc.string
 
 /** Inputs per operation name (the Memory method). */
 export const inputs = {
-  append: withExtras(fc.record({ session: name, entries: maybe(fc.array(entry, { minLength: 0, maxLength: 4 })) }, { requiredKeys: [] })),
+  // Mostly one entry: every entry may be hostile, so with up to four the valid appends were rare enough
+  // (about 8 in 300) that the store fuzz's "reaches the write path" check failed one run in four.
+  append: withExtras(fc.record({ session: name, entries: maybe(fc.oneof({ weight: 3, arbitrary: fc.array(entry, { minLength: 1, maxLength: 1 }) }, { weight: 1, arbitrary: fc.array(entry, { minLength: 0, maxLength: 4 }) })) }, { requiredKeys: [] })),
   read: withExtras(fc.record({ session: name, after: maybe(fc.nat()), limit: maybe(fc.integer({ min: 1, max: 1000 })) }, { requiredKeys: [] })),
   sessions: withExtras(fc.record({ prefix: name, after: maybe(fc.string()), limit: maybe(fc.integer({ min: 1, max: 1000 })) }, { requiredKeys: [] })),
   search: withExtras(fc.record({ query: maybe(fc.string({ minLength: 1 })), session: name, prefix: name, role: maybe(role), limit: maybe(fc.integer({ min: 1, max: 1000 })) }, { requiredKeys: [] })),
