@@ -110,11 +110,35 @@ const section: Section = {
     out.push({ name: `bytes on disk ${at}: zerodb mcp`, value: ours.diskBytes / 2 ** 20, unit: "MiB", ratio: { of: "server-memory", value: ours.diskBytes / theirs.diskBytes }, note: "store with its full-text index, after closing" });
     out.push({ name: `bytes on disk ${at}: server-memory (node)`, value: theirs.diskBytes / 2 ** 20, unit: "MiB", note: "one JSONL file, no index" });
 
+    out.push(await roundTripFigure(zerodb));
     const version = await versionFigure(ctx);
     if (version) out.push(version);
     return out;
   },
 };
+
+/**
+ * What every MCP call costs before any write: a read-only call that touches
+ * almost nothing (JSON-RPC over two pipes, validation, one indexed read). A
+ * durable remember is this plus one append, so the two explain its rate.
+ */
+async function roundTripFigure(zerodb: Contender): Promise<Figure> {
+  const conn = await connect(zerodb);
+  try {
+    const rates: number[] = [];
+    for (let run = 0; run < 10; run++) {
+      const t0 = performance.now();
+      for (let i = 0; i < 50; i++) {
+        const r = await conn.client.callTool({ name: "sessions", arguments: { limit: 1 } });
+        if (r.isError) throw new Error(`sessions failed: ${JSON.stringify(r.content).slice(0, 200)}`);
+      }
+      rates.push((50 * 1000) / (performance.now() - t0));
+    }
+    return summarize("read-only round trip (sessions, limit 1): zerodb mcp", rates, "calls/s", { note: "the floor under every call; 10 runs of 50" });
+  } finally {
+    await conn.close();
+  }
+}
 
 /** `zerodb version` beside `bun -e 0` (spawn to exit), unless the startup section measured it already. */
 async function versionFigure(ctx: BenchContext): Promise<Figure | undefined> {
