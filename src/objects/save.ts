@@ -5,8 +5,8 @@
  */
 import { closeSync, constants, copyFileSync, existsSync, fstatSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { ZeroDbError, notFound } from "../errors.ts";
-import { fsyncDir, tempPathFor } from "../util/atomic.ts";
+import { ZeroDbError, invalid, notFound } from "../errors.ts";
+import { fileNameProblem, fsyncDir, tempPathFor } from "../util/atomic.ts";
 
 /** The conflict error for a destination that exists. */
 export function existsError(path: string, field: string): ZeroDbError {
@@ -26,6 +26,9 @@ export interface SaveSource {
  * a planted symlink) is refused, never replaced. Returns the bytes written.
  */
 export async function saveNew(path: string, source: SaveSource, opts: { field: string; onBytes?: (n: number) => void }): Promise<number> {
+  // A name no file system takes is the caller's field to fix, not an internal error (I6).
+  const problem = fileNameProblem(path);
+  if (problem) throw invalid(opts.field, problem);
   const tmp = tempPathFor(path);
   let fd: number | undefined;
   try {

@@ -2,10 +2,28 @@
 import { closeSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
-/** A temp path beside `path`, so the rename stays on one file system. */
+/** Bytes of the target's name a temp name keeps: with the rest it stays under NAME_MAX (255). */
+const TEMP_NAME_KEEP_BYTES = 100;
+
+/**
+ * A temp path beside `path`, so the rename stays on one file system. The
+ * target's name is cut (on a UTF-8 boundary), so a long name that is valid
+ * for the target does not make the temp name too long (ENAMETOOLONG).
+ */
 export function tempPathFor(path: string): string {
   const rand = Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex");
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${rand}.tmp`);
+  let name = "";
+  for (const ch of basename(path)) {
+    if (Buffer.byteLength(name + ch, "utf8") > TEMP_NAME_KEEP_BYTES) break;
+    name += ch;
+  }
+  return join(dirname(path), `.${name}.${process.pid}.${rand}.tmp`);
+}
+
+/** Why a new file's name cannot be created on common file systems (255-byte names), or undefined. */
+export function fileNameProblem(path: string): string | undefined {
+  const bytes = Buffer.byteLength(basename(path), "utf8");
+  return bytes > 255 ? `the file name is ${bytes} bytes, over the 255 a file system allows` : undefined;
 }
 
 /** fsyncs a directory so a rename or create in it survives a power cut. */

@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, linkSync, lstatSync, openSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { ZeroDbError } from "../../errors.ts";
-import { fsyncDir, tempPathFor } from "../../util/atomic.ts";
+import { ZeroDbError, invalid } from "../../errors.ts";
+import { fileNameProblem, fsyncDir, tempPathFor } from "../../util/atomic.ts";
 import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
 import { writeErr, writeOut } from "../output.ts";
@@ -19,6 +19,8 @@ function checkNewFile(out: string): void {
     exists = false;
   }
   if (exists) throw new ZeroDbError("conflict", `${out} exists; export never overwrites a file`, { field: "out" });
+  const problem = fileNameProblem(out);
+  if (problem) throw invalid("out", problem);
   let dir;
   try {
     dir = statSync(dirname(out));

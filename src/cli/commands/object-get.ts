@@ -2,6 +2,7 @@ import { lstatSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { invalid } from "../../errors.ts";
 import { existsError, saveNew } from "../../objects/save.ts";
+import { fileNameProblem } from "../../util/atomic.ts";
 import type { ObjectInfo } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
 import { withMemory } from "../context.ts";
@@ -47,6 +48,8 @@ export default zcommand({
       // lstat: a dangling symlink is there too (the link would refuse it, after the fetch).
       if (lexists(out)) throw existsError(out, "out");
       if (!isDirectory(dirname(out))) throw invalid("out", `the directory ${dirname(out)} does not exist`);
+      const problem = fileNameProblem(out);
+      if (problem) throw invalid("out", problem);
     }
     // Validated before the store is opened: bad input never touches disk (I6, D3).
     const input = parseInput(ObjectGetInput, { object: String(args.object) });

@@ -2,7 +2,7 @@ import { existsSync, lstatSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ZeroDbError } from "../../errors.ts";
 import type { NewToken } from "../../schema/tokens.ts";
-import { writeFileAtomic } from "../../util/atomic.ts";
+import { fileNameProblem, writeFileAtomic } from "../../util/atomic.ts";
 import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
 import { writeErr } from "../output.ts";
@@ -35,6 +35,8 @@ export default zcommand({
       // lstat, not exists: a dangling symlink is there too, and the exclusive link below would refuse it.
       if (lexists(out)) throw new ZeroDbError("conflict", `${out} exists; a token file is never overwritten`, { field: "out" });
       if (!existsSync(dirname(out))) throw new ZeroDbError("invalid_input", `out: the directory ${dirname(out)} does not exist`, { field: "out" });
+      const problem = fileNameProblem(out);
+      if (problem) throw new ZeroDbError("invalid_input", `out: ${problem}`, { field: "out" });
     }
     return withStore(args, async (store) => {
       const created = await store.tokens.create({ tenant: String(args.tenant) });
