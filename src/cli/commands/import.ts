@@ -1,10 +1,10 @@
-import { closeSync, fstatSync, openSync } from "node:fs";
+import { closeSync, createReadStream, fstatSync, openSync } from "node:fs";
 import { ZeroDbError } from "../../errors.ts";
 import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
 
 /** Splits a byte stream into lines, decoding each as strict UTF-8. */
-async function* utf8Lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<{ n: number; line: string }> {
+async function* utf8Lines(stream: AsyncIterable<Uint8Array>): AsyncGenerator<{ n: number; line: string }> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
   let pending = new Uint8Array(0);
   let n = 0;
@@ -49,7 +49,8 @@ export default zcommand({
       if (isDir) throw new ZeroDbError("invalid_input", `file: ${file} is a directory, not an export`, { field: "file" });
     }
     return withStore(args, async (store) => {
-      const stream = file === "-" ? Bun.stdin.stream() : Bun.file(file).stream();
+      // A node stream for files: Bun.file().stream() fails on a character device (/dev/null) with EPERM from epoll.
+      const stream: AsyncIterable<Uint8Array> = file === "-" ? Bun.stdin.stream() : createReadStream(file, { highWaterMark: 1 << 20 });
       async function* records() {
         for await (const { n, line } of utf8Lines(stream)) {
           if (line.trim() === "") continue;
