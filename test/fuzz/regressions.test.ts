@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { createApp } from "../../src/http/app.ts";
 import { JSON_MAX_DEPTH } from "../../src/limits.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
+import { startMcp } from "../mcp/_client.ts";
 import { runJson, runZ, tempDir } from "../helpers.ts";
 import { lastLsn, tokenCount } from "./_check.ts";
 import { deepJsonText } from "./arbitraries.ts";
@@ -138,6 +139,35 @@ describe("regressions found by the door fuzz", () => {
     const r = await runZ(["hook", "claude-code"], { home: box.path, stdin: event });
     expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 0, stdout: "", stderr: "" });
     expect(readFileSync(join(box.path, "zerodb", "logs", "capture.log"), "utf8")).toEndWith(`Stop session=s: cannot read ${box.path} (EISDIR)\n`);
+  });
+
+  test("I6: a file name over 255 bytes is invalid_input naming the field, and a long valid one is written (the temp name beside it overflowed)", async () => {
+    using box = tempDir();
+    writeFileSync(join(box.path, "in.bin"), "bytes");
+    const digest = (await runJson<{ object: string }>(["object", "put", "in.bin"], { home: box.path })).object;
+    const tooLong = "é".repeat(128);
+    const long = "é".repeat(120);
+    for (const argv of [["object", "get", digest, "--out"], ["export", "--out"], ["token", "create", "--tenant", "t", "--out"]]) {
+      const r = await runZ([...argv, tooLong, "--json"], { home: box.path });
+      expect({ argv, code: r.code, error: JSON.parse(r.stdout).error }).toEqual({ argv, code: 2, error: { code: "invalid_input", message: expect.stringContaining("over the 255"), field: "out" } });
+      const ok = await runZ([...argv, `${long}-${argv[0]}`], { home: box.path });
+      expect({ argv, code: ok.code, stderr: ok.stderr.includes("internal") }).toEqual({ argv, code: 0, stderr: false });
+    }
+    expect(tokenCount(join(box.path, "zerodb", "data")), "the refused token create left no token").toBe(1);
+    const work = join(box.path, "work");
+    mkdirSync(work);
+    await using mcp = await startMcp({ home: box.path, cwd: work });
+    writeFileSync(join(work, "in.bin"), "bytes");
+    await mcp.call("object_put", { path: "in.bin" });
+    const r = await mcp.call("object_get", { object: digest, path: tooLong });
+    expect(r.structuredContent).toEqual({ error: { code: "invalid_input", message: expect.stringContaining("over the 255"), field: "path" } });
+    expect((await mcp.call("object_get", { object: digest, path: long })).isError ?? false).toBe(false);
+  });
+
+  test("I10: import of a character device (/dev/null) imports nothing instead of an internal error (Bun.file().stream() fails on it)", async () => {
+    using box = tempDir();
+    const r = await runZ(["import", "/dev/null", "--json"], { home: box.path });
+    expect({ code: r.code, out: JSON.parse(r.stdout) }).toEqual({ code: 0, out: { records: 0, last_lsn: 0 } });
   });
 
   test("I6: token create --out onto a dangling symlink is refused before a token exists (it left a revoked token behind)", async () => {
