@@ -46,7 +46,13 @@ export const SessionsInput = z.strictObject({
 
 /** search: full text, BM25 order. */
 export const SearchInput = z.strictObject({
-  query: utf8String({ min: 1, max: QUERY_MAX_BYTES }).describe("words to find; all of them must match"),
+  // A query with no word (letters or digits) is refused here, before any door touches the store (I6);
+  // the engine's toFtsQuery keeps the same rule.
+  query: utf8String({ min: 1, max: QUERY_MAX_BYTES })
+    .superRefine((s, ctx) => {
+      if (!s.split(/\s+/).some((w) => /[\p{L}\p{N}]/u.test(w))) ctx.addIssue({ code: "custom", message: "has no words to search for" });
+    })
+    .describe("words to find; all of them must match"),
   session: Name.optional().describe("only this session"),
   prefix: Prefix.optional().describe("only sessions whose name starts with this"),
   role: Role.optional().describe("only turns of this role"),

@@ -91,6 +91,8 @@ describe("regressions found by the door fuzz", () => {
       ["export", "--out", "missing-dir/x", "--data-dir", "fresh"],
       ["import", ".", "--data-dir", "fresh"],
       ["object", "get", "sha256:nope", "--out", "x.bin", "--data-dir", "fresh"],
+      // A query with no word was refused by the engine, after the store was opened.
+      ["search", "😀. ...", "--data-dir", "fresh"],
     ];
     for (const argv of cases) {
       const r = await runZ(argv, { home, cwd: box.path, env: { ZERODB_HOME: join(box.path, "zh") } });
