@@ -71,7 +71,12 @@ function sizeFigures(size: number, ours: DriveResult, theirs: DriveResult): Figu
   }
   if (a.probes.length === a.runs.length && a.runs.length > 0) {
     const ratios = a.runs.map((r, i) => r / a.probes[i]!);
-    out.push(summarize(`writes @${n(size)} vs raw fsync: zerodb mcp`, ratios, "× fsync", { note: `raw append+fsync ${n(Math.round(median(a.probes)))}/s, measured just before each run` }));
+    out.push(
+      summarize(`writes @${n(size)} beside raw fsync: zerodb mcp`, a.runs, "calls/s", {
+        ratio: { of: "raw fsync, paired runs", value: median(ratios) },
+        note: `raw append+fsync ${n(Math.round(median(a.probes)))}/s, measured just before each run`,
+      }),
+    );
   }
   return out;
 }

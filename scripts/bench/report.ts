@@ -9,10 +9,14 @@ export function fmt(n: number): string {
   return a >= 1000 ? Math.round(n).toLocaleString("en-US") : a >= 10 ? n.toFixed(1) : a >= 0.1 ? n.toFixed(2) : n.toPrecision(2);
 }
 
-/** A ratio, with "N× faster" beside it when it compares times and ours is smaller. */
+/**
+ * A ratio to three significant digits (so 0.504 against a limit of 0.5 does
+ * not print as 0.50), with "N× faster" beside it when it compares times.
+ */
 export function fmtRatio(value: number, unit: string, of: string): string {
   const faster = unit === "ms" && value > 0 && value < 1 ? ` (${fmt(1 / value)}× faster)` : "";
-  return `${fmt(value)}× ${of}${faster}`;
+  const digits = Number.isFinite(value) && Math.abs(value) < 100 ? value.toPrecision(3) : fmt(value);
+  return `${digits}× ${of}${faster}`;
 }
 
 /** A figure's value with its unit and spread. */
