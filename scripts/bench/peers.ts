@@ -6,7 +6,7 @@
  */
 import type { Contender } from "./_contenders.ts";
 import { REFERENCE_ENTRY, connect, referenceContender, zerodbContender } from "./_contenders.ts";
-import { type DriveResult, PLANTED_QUERIES, drive } from "./_drive.ts";
+import { type DriveResult, IDLE_MS, PLANTED_QUERIES, drive } from "./_drive.ts";
 import { rawFsyncRate } from "./machine.ts";
 import { type BenchContext, type Figure, type Section, median, pairedRatios, percentile, scratch, summarize } from "./_lib.ts";
 
@@ -69,6 +69,11 @@ function sizeFigures(size: number, ours: DriveResult, theirs: DriveResult): Figu
     if (seeded) theirsF.note = [seeded, theirsF.note].filter(Boolean).join("; ");
     out.push(mine, theirsF);
   }
+  if (a.idleMs.length > 0 && b.idleMs.length > 0) {
+    const mine = { ...spread(a.idleMs), value: percentile(a.idleMs, 50), name: `search planted word after ${IDLE_MS} ms idle p50 @${n(size)}: zerodb mcp` };
+    const theirsF = { ...spread(b.idleMs), value: percentile(b.idleMs, 50), name: `search planted word after ${IDLE_MS} ms idle p50 @${n(size)}: server-memory (node)` };
+    out.push({ ...mine, ratio: { of: "server-memory", value: mine.value / theirsF.value }, note: "what an agent sees between thoughts: includes waking the idle server" }, theirsF);
+  }
   if (a.probes.length === a.runs.length && a.runs.length > 0) {
     const ratios = a.runs.map((r, i) => r / a.probes[i]!);
     out.push(
@@ -97,14 +102,13 @@ const section: Section = {
     out.push(summarize("cold start to initialized: zerodb mcp", starts.values, "ms", { ratio: { of: "server-memory, paired spawns", value: median(starts.ratios) }, note: "SDK Client over stdio, spawn to initialized" }));
     out.push(summarize("cold start to initialized: server-memory (node)", starts.references, "ms"));
 
-    // The reference rewrites its whole file on every write (about 27 calls/s at 10,000 here), so writing
+    // The reference rewrites its whole file on every write (about 30 calls/s at 10,000 here), so writing
     // all 10,000 over MCP costs minutes: the quick run seeds its file to 9,900 and writes the last 100 over MCP.
-    const refSteps = ctx.quick ? [{ size: 1_000 }, { size: 10_000, seedTo: 9_900 }] : SIZES.map((size) => ({ size }));
+    const seedTo = ctx.quick ? new Map([[10_000, 9_900]]) : undefined;
     if (ctx.quick) ctx.log("quick run: the reference server's file is seeded to 9,900 memories; its writes @10,000 are the last 100, made over MCP");
     ctx.log(`${zerodb.label}: ${zerodb.searchNote}; ${reference.label}: ${reference.searchNote}`);
     const probe = () => rawFsyncRate(ctx.tmp, 200);
-    const ours = await drive(zerodb, SIZES.map((size) => ({ size })), { log: ctx.log, probe });
-    const theirs = await drive(reference, refSteps, { log: ctx.log });
+    const [ours, theirs] = (await drive([{ contender: zerodb, probe }, { contender: reference, seedTo }], SIZES, ctx.log)) as [DriveResult, DriveResult];
     for (const size of SIZES) out.push(...sizeFigures(size, ours, theirs));
 
     const at = `@${n(SIZES.at(-1)!)}`;
