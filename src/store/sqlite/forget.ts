@@ -119,21 +119,27 @@ function recomputeDerived(db: Database, tenant: string, found: Match[]): void {
 /**
  * Copies the WAL into the database and truncates it, so the purged bytes
  * leave the WAL file too (https://sqlite.org/pragma.html#pragma_wal_checkpoint).
- * A TRUNCATE checkpoint blocks new writers while it waits for other
- * processes' readers, so each attempt waits only briefly and writers get in
- * between attempts. If readers never let go within the budget, the store
- * remembers that a purge is pending and finishes it on its next open, forget
- * or close (finishPendingPurge).
+ * A TRUNCATE checkpoint holds the writer lock while it waits for other
+ * processes' readers to leave the WAL; waiting there, even briefly in a loop,
+ * starved writers into `busy` under load. So each attempt does not wait at
+ * all (busy_timeout 0: it backfills, and truncates only if no reader is in the
+ * WAL at that instant), and attempts repeat a few milliseconds apart. If
+ * readers never let go within the budget, the store remembers that a purge is
+ * pending and finishes it on its next open, forget or close.
  */
-export function checkpoint(db: Database, budgetMs = 3000): boolean {
+export function checkpoint(db: Database, budgetMs = 2000): boolean {
   let done = false;
-  db.run("PRAGMA busy_timeout = 100");
+  db.run("PRAGMA busy_timeout = 0");
   try {
     const deadline = Date.now() + budgetMs;
     for (;;) {
-      done = (db.query("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number }).busy === 0;
+      try {
+        done = (db.query("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number }).busy === 0;
+      } catch {
+        done = false;
+      }
       if (done || Date.now() >= deadline) break;
-      Bun.sleepSync(20);
+      Bun.sleepSync(5);
     }
   } finally {
     db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
