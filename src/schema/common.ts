@@ -146,3 +146,6 @@ export function jsonValue(max: number, opts: { object?: boolean } = {}) {
     }
   });
 }
+
+/** A tenant name: 1–64 characters of a-z, 0-9, '_', '.', '-', starting with a letter or digit. */
+export const Tenant = z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, "must be 1–64 characters of a-z, 0-9, '_', '.', '-', starting with a letter or digit");

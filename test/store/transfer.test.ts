@@ -94,3 +94,24 @@ describe("schema versions (section 4a)", () => {
     s.close();
   });
 });
+
+describe("import obeys the rules of live writes (I6)", () => {
+  test("a crafted record with a bad session name, meta, value or tenant is refused, and nothing is written", async () => {
+    using a = tempDir();
+    const s = openSqliteStore(a.path);
+    const ts = new Date().toISOString();
+    const cases: [object, string][] = [
+      [{ lsn: 1, tenant: "local", ts, kind: "turn", session: "a/../b", role: "note", content: "x", meta: {} }, "line 1.session"],
+      [{ lsn: 1, tenant: "local", ts, kind: "turn", session: "s", role: "note", content: "x", meta: { deep: "m".repeat(20_000) } }, "line 1.meta"],
+      [{ lsn: 1, tenant: "Bad Tenant", ts, kind: "fact", key: "k", value: 1 }, "line 1.tenant"],
+      [{ lsn: 1, tenant: "local", ts, kind: "fact", key: "k/", value: 1 }, "line 1.key"],
+      [{ lsn: 1, tenant: "local", ts, kind: "link", url: "javascript:alert(1)", title: null, note: null }, "line 1.url"],
+    ];
+    for (const [rec, field] of cases) {
+      const err = await s.importTape(feed([rec])).catch((e) => e);
+      expect({ field: err.field, code: err.code }).toEqual({ field, code: err.field === "line 1.meta" ? "too_large" : "invalid_input" });
+    }
+    expect(await collect(s)).toEqual([]);
+    s.close();
+  });
+});

@@ -1,6 +1,8 @@
 /** export and import of the tape as JSONL records (DESIGN.md 6.3). */
 import type { Database } from "bun:sqlite";
 import { ZeroDbError } from "../../errors.ts";
+import { Digest, Name, Tenant } from "../../schema/common.ts";
+import { Entry, FactSetInput, LinkAddInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import { type TapeRecord, tapeRecordSchema } from "../../schema/tape.ts";
 import { sha256 } from "../../util/hash.ts";
@@ -80,6 +82,7 @@ export async function importRecords(db: Database, records: AsyncIterable<unknown
       const rec = parseInput(tapeRecordSchema(raw), raw, `line ${line}`);
       if (rec.lsn <= last) throw new ZeroDbError("invalid_input", `line ${line}: lsn ${rec.lsn} is not greater than ${last}`, { field: `line ${line}.lsn` });
       last = rec.lsn;
+      checkPayload(rec, `line ${line}`);
       restore(db, rec);
     }
     db.run("COMMIT");
@@ -87,6 +90,32 @@ export async function importRecords(db: Database, records: AsyncIterable<unknown
   } catch (err) {
     if (db.inTransaction) db.run("ROLLBACK");
     throw err;
+  }
+}
+
+/**
+ * An imported record obeys the same rules as a live write (I6): a crafted
+ * export cannot plant a session name, meta or value the operations refuse.
+ */
+function checkPayload(rec: TapeRecord, at: string): void {
+  if ("forgotten_by" in rec) return;
+  parseInput(Tenant, rec.tenant, `${at}.tenant`);
+  switch (rec.kind) {
+    case "turn":
+      parseInput(Entry, { role: rec.role, content: rec.content, ...(Object.keys(rec.meta).length ? { meta: rec.meta } : {}) }, at);
+      parseInput(Name, rec.session, `${at}.session`);
+      return;
+    case "fact":
+      parseInput(FactSetInput, { key: rec.key, value: rec.value }, at);
+      return;
+    case "link":
+      parseInput(LinkAddInput, { url: rec.url, ...(rec.title !== null ? { title: rec.title } : {}), ...(rec.note !== null ? { note: rec.note } : {}) }, at);
+      return;
+    case "object":
+      parseInput(Digest, rec.object, `${at}.object`);
+      return;
+    case "forget":
+      return;
   }
 }
 
