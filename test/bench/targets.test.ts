@@ -1,0 +1,44 @@
+/** The bench's judging and formatting (issue 8): no timings here, only the logic that turns figures into verdicts. */
+import { describe, expect, test } from "bun:test";
+import type { Figure } from "../../scripts/bench/_lib.ts";
+import { fmtRatio } from "../../scripts/bench/report.ts";
+import { TARGETS, type Target, judge } from "../../scripts/bench/targets.ts";
+
+const figure = (value: number, extra: Partial<Figure> = {}): Figure => ({ name: "f", value, unit: "ms", ...extra });
+
+describe("judge", () => {
+  const onRatio: Target = { what: "w", figure: ["s: a", "t: b"], on: "ratio", op: "<=", limit: 0.5, wanted: "≤ 0.5×" };
+
+  test("a ratio at the limit is met, just past it is missed", () => {
+    expect(judge(onRatio, new Map([["s: a", figure(1, { ratio: { of: "x", value: 0.5 } })]])).outcome).toBe("met");
+    expect(judge(onRatio, new Map([["s: a", figure(1, { ratio: { of: "x", value: 0.504 } })]])).outcome).toBe("missed");
+  });
+
+  test("the first figure present is judged, and a missing figure or ratio is not measured, never met", () => {
+    const v = judge(onRatio, new Map([["t: b", figure(1, { ratio: { of: "peer", value: 0.25 } })]]));
+    expect({ outcome: v.outcome, ratio: v.ratio, of: v.of }).toEqual({ outcome: "met", ratio: 0.25, of: "peer" });
+    expect(judge(onRatio, new Map()).outcome).toBe("not measured");
+    expect(judge(onRatio, new Map([["s: a", figure(1)]])).outcome).toBe("not measured");
+  });
+
+  test("a value target compares the value, strictly for <", () => {
+    const t: Target = { what: "w", figure: ["s: p95"], on: "value", op: "<", limit: 10, wanted: "< 10 ms" };
+    expect(judge(t, new Map([["s: p95", figure(9.99)]])).outcome).toBe("met");
+    expect(judge(t, new Map([["s: p95", figure(10)]])).outcome).toBe("missed");
+    expect(judge(t, new Map([["s: p95", figure(Number.NaN)]])).outcome).toBe("missed");
+  });
+
+  test("every target of issue 8 is in the table once", () => {
+    expect(TARGETS.map((t) => t.what)).toHaveLength(new Set(TARGETS.map((t) => t.what)).size);
+    expect(TARGETS).toHaveLength(10);
+  });
+});
+
+describe("fmtRatio", () => {
+  test("three significant digits, and 'faster' only for times below 1", () => {
+    expect(fmtRatio(0.5039, "MiB", "peer")).toBe("0.504× peer");
+    expect(fmtRatio(0.02, "ms", "peer")).toBe("0.0200× peer (50.0× faster)");
+    expect(fmtRatio(97.2, "calls/s", "peer")).toBe("97.2× peer");
+    expect(fmtRatio(1234.5, "calls/s", "peer")).toBe("1,235× peer");
+  });
+});
