@@ -85,7 +85,8 @@ async function writeUntil(lane: Lane, until: number): Promise<number> {
   let ms = 0;
   while (lane.ids.length < until) {
     const i = lane.ids.length;
-    const [id, t] = await timed(() => lane.entrant.contender.remember(lane.conn.client, i, entryText(i, PLANT_EVERY)));
+    const text = entryText(i, PLANT_EVERY);
+    const [id, t] = await timed(() => lane.entrant.contender.remember(lane.conn.client, i, text));
     lane.ids.push(id);
     lane.callMs.push(t);
     ms += t;
