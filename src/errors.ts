@@ -90,7 +90,7 @@ function fromSqliteError(err: unknown): ZeroDbError | undefined {
     return new ZeroDbError("corrupt", "the store file is damaged: run `zerodb doctor`", { cause: err });
   }
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
-    return new ZeroDbError("unavailable", "the store is busy: retry", { cause: err });
+    return new ZeroDbError("unavailable", `the store is busy (${code}): retry`, { cause: err });
   }
   if (code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_PERM")) {
     return new ZeroDbError("unavailable", "the store cannot be opened for writing: check the data dir's permissions", { cause: err });

@@ -23,7 +23,7 @@ export async function reportError(err: unknown, json: boolean): Promise<number> 
   const usage = e.name === "UsageError";
   if (json) await writeOut(`${JSON.stringify(e.toJSON())}\n`);
   writeErr(`zerodb: ${e.code === "internal" ? "internal error" : e.message}`);
-  if (e.code === "internal" && process.env.ZERODB_DEBUG) writeErr(String((e.cause as Error)?.stack ?? e.cause));
+  if (process.env.ZERODB_DEBUG && e.cause) writeErr(String((e.cause as Error)?.stack ?? e.cause));
   return usage ? 2 : CODES[e.code].exit;
 }
 

@@ -35,7 +35,9 @@ export function openDatabase(dataDir: string): Database {
     if (isNew) chmodSync(file, 0o600);
     // Wait for other processes' locks rather than failing (D5).
     db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    const mode = (db.query("PRAGMA journal_mode = WAL").get() as { journal_mode: string }).journal_mode;
+    // Switching a new file to WAL takes an exclusive lock without consulting
+    // the busy handler, so processes creating one store at once retry here.
+    const mode = whileBusy(() => (db.query("PRAGMA journal_mode = WAL").get() as { journal_mode: string }).journal_mode);
     if (mode !== "wal") throw new ZeroDbError("unavailable", `the store could not switch to WAL mode (it is in ${mode})`);
     // I2: every commit is fsynced before it is acknowledged.
     db.run("PRAGMA synchronous = FULL");
@@ -50,6 +52,20 @@ export function openDatabase(dataDir: string): Database {
   } catch (err) {
     db.close();
     throw openError(err, file);
+  }
+}
+
+/** Runs `fn`, retrying while SQLite answers SQLITE_BUSY, for up to the busy timeout. */
+function whileBusy<T>(fn: () => T): T {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return fn();
+    } catch (err) {
+      const busy = String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY");
+      if (!busy || Date.now() >= deadline) throw err;
+      Bun.sleepSync(5);
+    }
   }
 }
 
