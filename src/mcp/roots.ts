@@ -40,6 +40,8 @@ function outside(field: string): ZeroDbError {
  * is looked at, so nothing is revealed about files outside the roots.
  */
 function lexical(path: string, cwd: string, roots: string[], field: string): string {
+  // A NUL byte cannot be in a file name; the file system calls would throw an internal error.
+  if (path.includes("\u0000")) throw invalid(field, "must not contain a NUL character");
   if (path.split(/[\\/]/).includes("..")) throw invalid(field, "must not contain '..' segments");
   const abs = resolve(cwd, path);
   if (!inside(abs, roots)) throw outside(field);
