@@ -125,3 +125,12 @@ export function ratio(of: string, value: number, reference: number | undefined, 
   if (reference === undefined || reference === 0) return undefined;
   return { of, value: value / reference, ...(target ? { target } : {}) };
 }
+
+/** Milliseconds from spawn to exit of a command; a non-zero exit is an error. */
+export async function spawnMs(cmd: string[]): Promise<number> {
+  const t0 = performance.now();
+  const p = Bun.spawn(cmd, { stdout: "ignore", stderr: "ignore" });
+  const code = await p.exited;
+  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}`);
+  return performance.now() - t0;
+}

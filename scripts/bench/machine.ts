@@ -8,7 +8,7 @@ import { Database } from "bun:sqlite";
 import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { $ } from "bun";
-import { type Figure, type Section, perSecond, repeat, scratch, summarize } from "./_lib.ts";
+import { type Figure, type Section, perSecond, repeat, scratch, spawnMs, summarize } from "./_lib.ts";
 
 /** Small append + fsync writes to one new file, per second: the floor under any durable write. */
 export function rawFsyncRate(dir: string, writes: number): number {
@@ -43,15 +43,6 @@ export function bareSqliteRate(dir: string, writes: number): number {
   } finally {
     db.close();
   }
-}
-
-/** Milliseconds from spawn to exit of a command. */
-async function spawnMs(cmd: string[]): Promise<number> {
-  const t0 = performance.now();
-  const p = Bun.spawn(cmd, { stdout: "ignore", stderr: "ignore" });
-  const code = await p.exited;
-  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}`);
-  return performance.now() - t0;
 }
 
 const section: Section = {

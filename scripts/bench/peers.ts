@@ -8,7 +8,7 @@ import type { Contender } from "./_contenders.ts";
 import { REFERENCE_ENTRY, connect, referenceContender, zerodbContender } from "./_contenders.ts";
 import { type DriveResult, IDLE_MS, PLANTED_QUERIES, drive } from "./_drive.ts";
 import { rawFsyncRate } from "./machine.ts";
-import { type BenchContext, type Figure, type Section, median, pairedRatios, percentile, scratch, summarize } from "./_lib.ts";
+import { type BenchContext, type Figure, type Section, median, pairedRatios, percentile, scratch, spawnMs, summarize } from "./_lib.ts";
 
 /** Memories each server holds when it is measured. */
 const SIZES = [1_000, 10_000];
@@ -22,15 +22,6 @@ async function coldStartMs(c: Contender): Promise<number> {
   const ms = performance.now() - t0;
   await conn.close();
   return ms;
-}
-
-/** Milliseconds from spawn to exit of a command. */
-async function spawnMs(cmd: string[]): Promise<number> {
-  const t0 = performance.now();
-  const p = Bun.spawn(cmd, { stdout: "ignore", stderr: "ignore" });
-  const code = await p.exited;
-  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}`);
-  return performance.now() - t0;
 }
 
 const n = (x: number) => x.toLocaleString("en-US");

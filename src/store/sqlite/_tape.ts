@@ -94,6 +94,26 @@ export function priorWrite(db: Database, tenant: string, idemKey: string, opHash
   throw new ZeroDbError("conflict", `${field}: this idempotency key was already used for a different write`, { field });
 }
 
+/**
+ * One idempotent write in a BEGIN IMMEDIATE transaction: when `idemKey` named
+ * this same operation before, the original LSN comes back as a duplicate and
+ * nothing is written (I3); otherwise `write` runs and its LSN comes back.
+ */
+export function writeOnce(
+  db: Database,
+  tenant: string,
+  idem: { key: string | undefined; opHash: Uint8Array | null },
+  write: () => number,
+): { lsn: number; duplicate: boolean } {
+  return db.transaction(() => {
+    if (idem.key) {
+      const prior = priorWrite(db, tenant, idem.key, idem.opHash!, "idem_key");
+      if (prior !== undefined) return { lsn: prior, duplicate: true };
+    }
+    return { lsn: write(), duplicate: false };
+  }).immediate();
+}
+
 /** The smallest string greater than every string that starts with `prefix` (binary order). */
 export function prefixEnd(prefix: string): string | null {
   const cps = Array.from(prefix);

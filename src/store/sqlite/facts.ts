@@ -6,7 +6,7 @@ import type { FactGetInput, FactListInput, FactSetInput } from "../../schema/ops
 import type { Fact, FactListResult, WriteResult } from "../../schema/results.ts";
 import { sha256 } from "../../util/hash.ts";
 import { canonicalJson } from "../../util/json.ts";
-import { insertRow, prefixRange, priorWrite, verifyRow } from "./_tape.ts";
+import { insertRow, prefixRange, verifyRow, writeOnce } from "./_tape.ts";
 
 interface FactRow {
   key: string;
@@ -21,11 +21,7 @@ interface FactRow {
 export function factSet(db: Database, tenant: string, input: FactSetInput): WriteResult {
   const value = JSON.stringify(input.value);
   const opHash = input.idem_key ? sha256(canonicalJson(["fact", input.key, input.value])) : null;
-  return db.transaction((): WriteResult => {
-    if (input.idem_key) {
-      const prior = priorWrite(db, tenant, input.idem_key, opHash!, "idem_key");
-      if (prior !== undefined) return { lsn: prior, duplicate: true };
-    }
+  return writeOnce(db, tenant, { key: input.idem_key, opHash }, () => {
     const lsn = insertRow(db, {
       tenant,
       kind: "fact",
@@ -43,8 +39,8 @@ export function factSet(db: Database, tenant: string, input: FactSetInput): Writ
       input.key,
       lsn,
     );
-    return { lsn, duplicate: false };
-  }).immediate();
+    return lsn;
+  });
 }
 
 /** The current value of a fact; a missing key and a foreign one look the same (I5). */

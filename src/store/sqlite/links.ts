@@ -4,7 +4,7 @@ import type { LinkAddInput } from "../../schema/ops.ts";
 import type { WriteResult } from "../../schema/results.ts";
 import { sha256 } from "../../util/hash.ts";
 import { canonicalJson } from "../../util/json.ts";
-import { insertRow, priorWrite } from "./_tape.ts";
+import { insertRow, writeOnce } from "./_tape.ts";
 import { linkText } from "./transfer.ts";
 
 /** Adds a link: a tape row whose title, note and URL are indexed for search. */
@@ -12,12 +12,8 @@ export function linkAdd(db: Database, tenant: string, input: LinkAddInput): Writ
   const data = { url: input.url, title: input.title ?? null, note: input.note ?? null };
   const text = linkText(data);
   const opHash = input.idem_key ? sha256(canonicalJson(["link", data.url, data.title, data.note])) : null;
-  return db.transaction((): WriteResult => {
-    if (input.idem_key) {
-      const prior = priorWrite(db, tenant, input.idem_key, opHash!, "idem_key");
-      if (prior !== undefined) return { lsn: prior, duplicate: true };
-    }
-    const lsn = insertRow(db, {
+  return writeOnce(db, tenant, { key: input.idem_key, opHash }, () =>
+    insertRow(db, {
       tenant,
       kind: "link",
       ts: Date.now(),
@@ -28,7 +24,6 @@ export function linkAdd(db: Database, tenant: string, input: LinkAddInput): Writ
       bytes: Buffer.byteLength(text, "utf8"),
       text,
       data: JSON.stringify(data),
-    });
-    return { lsn, duplicate: false };
-  }).immediate();
+    }),
+  );
 }
