@@ -6,7 +6,7 @@
  * cursor resends entries whose idempotency keys the server already holds,
  * and it answers `duplicate: true` without writing (I3).
  */
-import { mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isZeroDbError } from "../errors.ts";
 import { APPEND_MAX_ENTRIES, HTTP_BODY_MAX_BYTES } from "../limits.ts";
@@ -16,6 +16,7 @@ import { writeFileAtomic } from "../util/atomic.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { measure } from "./chunk.ts";
 import type { CaptureSink } from "./sink.ts";
+import { listDir } from "../util/fs.ts";
 
 /** Room left in a request body for the envelope around the entries. */
 const BODY_BUDGET = HTTP_BODY_MAX_BYTES - 64 * 1024;
@@ -51,13 +52,7 @@ export function remoteSink(memory: Memory, dir: string): CaptureSink {
     memory,
     cursor: async (source) => read(file(source)),
     cursors: async () => {
-      let names: string[];
-      try {
-        names = readdirSync(dir);
-      } catch {
-        return [];
-      }
-      return names
+      return listDir(dir)
         .filter((n) => n.endsWith(".json"))
         .map((n) => read(join(dir, n)))
         .filter((r): r is CursorRow => r !== undefined)

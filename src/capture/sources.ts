@@ -3,10 +3,10 @@
  * `<dir>/<session id>.jsonl` and its subagents in
  * `<dir>/<session id>/subagents/agent-*.jsonl`, each read with a cursor of its own.
  */
-import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { IDEM_KEY_MAX_BYTES } from "../limits.ts";
 import { sha256Hex } from "../util/hash.ts";
+import { listDir } from "../util/fs.ts";
 
 /** One transcript file and how its entries are named. */
 export interface Source {
@@ -51,13 +51,7 @@ export function mainSource(transcriptPath: string, harnessId: string): Source {
 export function subagentSources(transcriptPath: string, harnessId: string): Source[] {
   if (!SAFE_ID.test(harnessId)) return [];
   const dir = join(dirname(transcriptPath), harnessId, "subagents");
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names
+  return listDir(dir)
     .filter((n) => AGENT_FILE.test(n))
     .sort()
     .map((n) => {

@@ -3,7 +3,7 @@
  * transcript under `<Claude config dir>/projects`, caught up at once (no
  * per-run bound), or compared with its cursor.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { captureSession, projectSession } from "../project.ts";
@@ -13,6 +13,7 @@ import { countLines, openLines } from "./lines.ts";
 import { type RunResult, captureSources } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
 import { type Source, harnessSessionId, mainSource, subagentSources } from "./sources.ts";
+import { listDir } from "../util/fs.ts";
 
 /** Claude Code's config dir: `$CLAUDE_CONFIG_DIR`, else `~/.claude` (HARNESSES.md). */
 export function claudeConfigDir(env: Record<string, string | undefined>): string {
@@ -24,21 +25,9 @@ export function claudeConfigDir(env: Record<string, string | undefined>): string
 /** Every main transcript `<projects>/<slug>/<session id>.jsonl`, sorted. */
 export function findTranscripts(projectsDir: string): string[] {
   const out: string[] = [];
-  let slugs: string[];
-  try {
-    slugs = readdirSync(projectsDir);
-  } catch {
-    return [];
-  }
-  for (const slug of slugs.sort()) {
+  for (const slug of listDir(projectsDir).sort()) {
     const dir = join(projectsDir, slug);
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue; // not a directory
-    }
-    for (const n of names.sort()) if (n.endsWith(".jsonl")) out.push(join(dir, n));
+    for (const n of listDir(dir).sort()) if (n.endsWith(".jsonl")) out.push(join(dir, n));
   }
   return out;
 }

@@ -4,12 +4,13 @@
  * native SHA-256, fsyncs it, and only then links it into place; readers only
  * ever find complete, fsynced files at a digest's path.
  */
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tooLarge } from "../errors.ts";
 import { fsyncDir } from "../util/atomic.ts";
 import { blobPath, digestHex, parseTempName, shardChain, tempName, tmpDir } from "./_paths.ts";
 import type { BlobStore, ByteRange, CleanupResult, ObjectSource, StagedBlob } from "./types.ts";
+import { listDir } from "../util/fs.ts";
 
 /** Opens the blob store rooted at `root` (`<data dir>/objects`); nothing is created until a put. */
 export function createFsBlobStore(root: string): BlobStore {
@@ -189,14 +190,8 @@ function alive(pid: number): boolean {
  */
 function cleanup(root: string): CleanupResult {
   const dir = tmpDir(root);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return { removed: 0, orphans: [] };
-  }
   const out: CleanupResult = { removed: 0, orphans: [] };
-  for (const name of names) {
+  for (const name of listDir(dir)) {
     const parsed = parseTempName(name);
     if (!parsed || alive(parsed.pid)) continue;
     removeQuietly(join(dir, name));

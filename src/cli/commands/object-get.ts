@@ -1,4 +1,4 @@
-import { lstatSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { invalid } from "../../errors.ts";
 import { existsError, saveNew } from "../../objects/save.ts";
@@ -11,16 +11,7 @@ import { UsageError } from "../parse.ts";
 import { byteProgress } from "../progress.ts";
 import { ObjectGetInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
-
-/** True when anything (a dangling symlink included) is at `path`. */
-function lexists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { lexists } from "../../util/fs.ts";
 
 /** True when `path` is a directory (through symlinks). */
 function isDirectory(path: string): boolean {

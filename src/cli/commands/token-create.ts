@@ -1,4 +1,4 @@
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ZeroDbError } from "../../errors.ts";
 import type { NewToken } from "../../schema/tokens.ts";
@@ -7,16 +7,7 @@ import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
 import { writeErr } from "../output.ts";
 import { UsageError } from "../parse.ts";
-
-/** True when anything (a dangling symlink included) is at `path`. */
-function lexists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { lexists } from "../../util/fs.ts";
 
 /** `zerodb token create --tenant T [--out FILE]`: a new token, shown once. */
 export default zcommand({
