@@ -10,6 +10,7 @@ import type { EntryInput } from "../schema/ops.ts";
 import { redact } from "../redact.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { chunkText } from "./chunk.ts";
+import { type ToolUse, classify } from "./classify.ts";
 import { type ImageBlock, renderLine } from "./render.ts";
 
 /** One stored chunk of a line. */
@@ -22,6 +23,8 @@ export interface LineEntries {
   unparsable: boolean;
   /** Image blocks, by the digest their meta names. */
   images: { object: string; image: ImageBlock }[];
+  /** The line's tool_use blocks, for the tool names of later results (tool-names.ts). */
+  uses: ToolUse[];
 }
 
 /** Where a line sits and how to name and mark its entries. */
@@ -34,13 +37,19 @@ export interface LineContext {
   agentId?: string;
   /** Replace secrets before storing (config capture.redact, on by default). */
   redact: boolean;
+  /** The tool a tool_result's id answers, from earlier lines (tool-names.ts); unknown when absent. */
+  toolName?: (id: string) => string | undefined;
 }
 
 /** The entries of one line (its text without the newline). */
 export function lineEntries(text: string, ctx: LineContext): LineEntries {
-  if (text.trim() === "") return { entries: [], unparsable: false, images: [] };
+  if (text.trim() === "") return { entries: [], unparsable: false, images: [], uses: [] };
   const rendered = renderLine(text);
   const meta: Record<string, unknown> = { ...rendered.meta, position: ctx.position };
+  // Classified before redaction: zerodb's context is recognised by its header, whatever redaction does to the rest.
+  const { kind, noise } = classify(rendered.shape, rendered.content, ctx.toolName ?? (() => undefined));
+  meta.kind = kind;
+  if (noise !== undefined) meta.noise = noise;
   if (ctx.agentId !== undefined) {
     meta.isSidechain = true;
     meta.agent_id ??= ctx.agentId;
@@ -59,7 +68,7 @@ export function lineEntries(text: string, ctx: LineContext): LineEntries {
     if (truncated && i === chunks.length - 1) m.truncated = true;
     return { role: rendered.role, content: chunk, meta: fitMeta(m), idem_key: `${ctx.idemPrefix}:${ctx.position}:${i}` };
   });
-  return { entries, unparsable: rendered.meta.type === "unparsable", images };
+  return { entries, unparsable: rendered.meta.type === "unparsable", images, uses: rendered.shape.uses };
 }
 
 /** Drops the optional lists when meta would pass its limit (it cannot in practice: every string in it is short). */

@@ -25,3 +25,5 @@ export const SYNC_BATCH_ENTRIES = 256;
 export const LOG_MAX_BYTES = 1 * MiB;
 /** The hook's stdin is a small JSON document; more than this is refused. */
 export const HOOK_INPUT_MAX_BYTES = 1 * MiB;
+/** How far before a tool_result capture looks for the tool_use it answers (tool-names.ts). */
+export const TOOL_LOOKBACK_BYTES = 8 * MiB;

@@ -23,6 +23,8 @@ export interface LineReader {
   readonly size: number;
   /** Complete lines from `offset` on, lazily: stop pulling and nothing more is read. */
   lines(offset: number): Generator<Line>;
+  /** Reads up to `buf.length` bytes at `offset`; returns how many were read. */
+  readAt(buf: Uint8Array, offset: number): number;
   [Symbol.dispose](): void;
 }
 
@@ -76,6 +78,9 @@ export function openLines(path: string): LineReader {
         if (n === 0) eof = true;
         filled += n;
       }
+    },
+    readAt(buf: Uint8Array, offset: number) {
+      return readSync(fd, buf, 0, buf.length, offset);
     },
     [Symbol.dispose]() {
       if (closed) return;

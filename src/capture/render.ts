@@ -8,6 +8,7 @@
  */
 import type { z } from "zod";
 import type { Role } from "../schema/common.ts";
+import type { Kind, Shape, ToolUse } from "./classify.ts";
 
 /** An image block found in a line: its bytes are not stored in the text. */
 export interface ImageBlock {
@@ -22,6 +23,8 @@ export interface Rendered {
   content: string;
   meta: Record<string, unknown>;
   images: ImageBlock[];
+  /** Its kind, and the tools it calls or answers, for classify.ts. */
+  shape: Shape;
 }
 
 type Json = Record<string, unknown>;
@@ -32,15 +35,23 @@ const MESSAGE_TYPES = new Set(["user", "assistant", "system", "attachment", "pro
 const SHORT = 256;
 const MAX_LIST = 32;
 
+/** Harness text in a user line that nobody typed: slash-command output and its caveat, interruption markers. */
+const HARNESS_USER_TEXT = /^\s*(?:<local-command-(?:stdout|stderr|caveat)>|\[Request interrupted by user[^\]\n]*\]\s*$)/;
+
+/** The shape of a line that is not a conversation turn; `bookkeeping` unless it is unreadable. */
+function systemShape(bookkeeping: boolean): Shape {
+  return { kind: "system", bookkeeping, uses: [], results: [] };
+}
+
 /** Renders one line's text (without its newline). */
 export function renderLine(text: string): Rendered {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { role: "note", content: text, meta: { type: "unparsable" }, images: [] };
+    return { role: "note", content: text, meta: { type: "unparsable" }, images: [], shape: systemShape(false) };
   }
-  if (!isObject(parsed)) return { role: "note", content: text, meta: { type: "unknown" }, images: [] };
+  if (!isObject(parsed)) return { role: "note", content: text, meta: { type: "unknown" }, images: [], shape: systemShape(false) };
   const type = typeof parsed.type === "string" ? parsed.type : "unknown";
   try {
     if (typeof parsed.uuid === "string" && MESSAGE_TYPES.has(type)) return renderMessage(parsed, type);
@@ -48,7 +59,7 @@ export function renderLine(text: string): Rendered {
   } catch {
     // JSON nested too deep for JSON.stringify (a RangeError) is kept verbatim: one such line
     // must not stop the capture of every line after it, run after run (issue 9).
-    return { role: "note", content: text, meta: { type: "unrenderable" }, images: [] };
+    return { role: "note", content: text, meta: { type: "unrenderable" }, images: [], shape: systemShape(false) };
   }
 }
 
@@ -58,7 +69,8 @@ function renderMetadata(line: Json, type: string): Rendered {
   if (typeof line.uuid === "string") meta.uuid = short(line.uuid);
   if (typeof line.parentUuid === "string") meta.parentUuid = short(line.parentUuid);
   const { type: _t, timestamp: _ts, uuid: _u, parentUuid: _p, ...rest } = line;
-  return { role: "note", content: `[${type}] ${JSON.stringify(rest)}`, meta, images: [] };
+  // Metadata lines (queue operations, snapshots, titles, request records, summaries, ...) are the harness's own.
+  return { role: "note", content: `[${type}] ${JSON.stringify(rest)}`, meta, images: [], shape: systemShape(true) };
 }
 
 function renderMessage(line: Json, type: string): Rendered {
@@ -75,6 +87,7 @@ function renderMessage(line: Json, type: string): Rendered {
 
   let role: Rendered["role"];
   let content: string;
+  let shape = systemShape(true);
   if (type === "attachment") {
     role = "system";
     const att = isObject(line.attachment) ? line.attachment : {};
@@ -85,22 +98,50 @@ function renderMessage(line: Json, type: string): Rendered {
     const blocks = renderContent(message.content, meta, images);
     role = type === "assistant" ? "assistant" : type === "system" ? "system" : type === "user" ? (blocks.toolResult ? "tool" : "user") : "note";
     content = blocks.text;
+    shape = messageShape(type, line, blocks);
   } else {
     role = type === "system" ? "system" : "note";
     if (typeof line.subtype === "string") meta.subtype = short(line.subtype);
     const { type: _t, uuid: _u, parentUuid: _p, timestamp: _ts, isSidechain: _s, sessionId: _id, cwd: _c, version: _v, gitBranch: _g, userType: _ut, entrypoint: _e, ...rest } = line;
     content = typeof line.content === "string" ? line.content : `[${type}] ${JSON.stringify(rest)}`;
   }
-  return { role, content, meta, images };
+  return { role, content, meta, images, shape };
+}
+
+/** A message's content as rendered, with the tools it calls and answers. */
+interface Blocks {
+  text: string;
+  toolResult: boolean;
+  uses: ToolUse[];
+  results: string[];
+}
+
+/**
+ * The kind of a line holding a message (DESIGN.md 11): any tool_use makes an
+ * assistant line a tool call, any tool_result a user line a tool result; a
+ * user line the harness wrote (isMeta, command output, interruption markers)
+ * is bookkeeping, a compact summary is system text worth finding.
+ */
+function messageShape(type: string, line: Json, blocks: Blocks): Shape {
+  const tools = { uses: blocks.uses, results: blocks.results };
+  let kind: Kind = "system";
+  let bookkeeping = true;
+  if (type === "assistant") kind = blocks.uses.length > 0 ? "tool_call" : "reply";
+  else if (type === "user" && blocks.toolResult) kind = "tool_result";
+  else if (type === "user" && line.isCompactSummary === true) bookkeeping = false;
+  else if (type === "user" && line.isMeta !== true && !HARNESS_USER_TEXT.test(blocks.text)) kind = "prompt";
+  return { kind, bookkeeping: kind === "system" && bookkeeping, ...tools };
 }
 
 /** Renders a message's content (a string or blocks), noting tools and images in meta. */
-function renderContent(content: unknown, meta: Json, images: ImageBlock[]): { text: string; toolResult: boolean } {
-  if (typeof content === "string") return { text: content, toolResult: false };
-  if (!Array.isArray(content)) return { text: content === undefined ? "" : JSON.stringify(content), toolResult: false };
+function renderContent(content: unknown, meta: Json, images: ImageBlock[]): Blocks {
+  if (typeof content === "string") return { text: content, toolResult: false, uses: [], results: [] };
+  if (!Array.isArray(content)) return { text: content === undefined ? "" : JSON.stringify(content), toolResult: false, uses: [], results: [] };
   const parts: string[] = [];
   const tools = new Set<string>();
   const toolIds: string[] = [];
+  const uses: ToolUse[] = [];
+  const results: string[] = [];
   let toolResult = false;
   for (const block of content) {
     if (!isObject(block)) {
@@ -122,12 +163,14 @@ function renderContent(content: unknown, meta: Json, images: ImageBlock[]): { te
         const name = String(block.name ?? "?");
         tools.add(name);
         if (typeof block.id === "string") toolIds.push(block.id);
+        uses.push({ id: typeof block.id === "string" ? block.id : "", name });
         parts.push(`[tool_use ${name}]\n${JSON.stringify(block.input ?? {})}`);
         break;
       }
       case "tool_result": {
         toolResult = true;
         if (typeof block.tool_use_id === "string") toolIds.push(block.tool_use_id);
+        results.push(typeof block.tool_use_id === "string" ? block.tool_use_id : "");
         const inner = renderContent(block.content, meta, images).text;
         parts.push(`[tool_result${block.is_error === true ? " error" : ""}]\n${inner}`);
         break;
@@ -147,7 +190,7 @@ function renderContent(content: unknown, meta: Json, images: ImageBlock[]): { te
   }
   if (tools.size > 0) meta.tools = [...tools].slice(0, MAX_LIST).map(short);
   if (toolIds.length > 0) meta.tool_use_ids = toolIds.slice(0, MAX_LIST).map(short);
-  return { text: parts.join("\n\n"), toolResult };
+  return { text: parts.join("\n\n"), toolResult, uses, results };
 }
 
 /** An image block: noted in the text by type and size; its bytes go to `images`, never into the text. */

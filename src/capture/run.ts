@@ -13,6 +13,7 @@ import { type PendingImage, storeImages } from "./images.ts";
 import { openLines } from "./lines.ts";
 import type { CaptureSink } from "./sink.ts";
 import type { Source } from "./sources.ts";
+import { toolNames } from "./tool-names.ts";
 
 /** How much one run may do. */
 export interface Budget {
@@ -140,13 +141,15 @@ function readBatch(
   let complete = true;
   let position = start.position;
   let firstChunk = start.chunk;
+  const tools = toolNames((buf, offset) => reader.readAt(buf, offset), start.offset);
   outer: for (const line of reader.lines(start.offset)) {
     if (deadline !== undefined && performance.now() > deadline && lines + entries.length > 0) {
       complete = false;
       break;
     }
     const text = Buffer.from(line.bytes.buffer, line.bytes.byteOffset, line.bytes.byteLength).toString("utf8");
-    const made = lineEntries(text, { idemPrefix: source.idemPrefix, position, agentId: source.agentId, redact });
+    const made = lineEntries(text, { idemPrefix: source.idemPrefix, position, agentId: source.agentId, redact, toolName: (id) => tools.name(id, line.start) });
+    tools.note(made.uses, line.start);
     if (made.unparsable) warnings.add(`line ${position} of ${source.path} is not JSON: kept as a note`);
     for (let chunk = firstChunk; chunk < made.entries.length; chunk++) {
       const entry = parseInput(Entry, made.entries[chunk], `line ${position}`) as CaptureEntry["entry"];

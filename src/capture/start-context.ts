@@ -11,6 +11,14 @@ import type { Turn } from "../schema/results.ts";
 import type { Memory } from "../store/types.ts";
 import { CONTEXT_MAX_BYTES } from "./limits.ts";
 
+/**
+ * The first line of the context SessionStart returns. Capture recognises the
+ * context by it when Claude Code writes it back into the transcript
+ * (classify.ts): it stays distinctive, and a new wording must keep
+ * recognising the old one in transcripts written before it.
+ */
+export const CONTEXT_HEADER = "# zerodb memory of this project";
+
 /** The value of `project/<project session>/latest-capture`. */
 export interface LatestCapture {
   session: string;
@@ -62,7 +70,7 @@ export async function startContext(
     }
   }
   if (sections.length === 0) return "";
-  const head = `# zerodb memory of this project\nProject session: ${opts.project}. The zerodb MCP tools (search, recall, fact_get) reach the rest.`;
+  const head = `${CONTEXT_HEADER}\nProject session: ${opts.project}. The zerodb MCP tools (search, recall, fact_get) reach the rest.`;
   return fit([head, ...sections].join("\n\n"), CONTEXT_MAX_BYTES);
 }
 

@@ -58,7 +58,7 @@ describe("hook failures", () => {
     const turns = await readSession(L.home, await onlyCaptureSession(L.home));
     expect(keysOf(turns)).toEqual({ keys: expectedKeys(SID, 6), duplicates: [] });
     expect(turns.map((t) => t.content)).toEqual(["first", "second", '{"type":"assistant","message":{"content":[{"type":"te', "\uFFFD\uFFFD{", "after the break", "still here"]);
-    expect(turns[2]!.meta).toEqual({ type: "unparsable", position: 2 });
+    expect(turns[2]!.meta).toEqual({ type: "unparsable", position: 2, kind: "system" });
     const log = await logLines(L.home);
     expect(log.length).toBe(1);
     expect(log[0]).toContain(`line 2 of ${path} is not JSON: kept as a note; line 3 of ${path} is not JSON: kept as a note`);

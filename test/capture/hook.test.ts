@@ -49,9 +49,25 @@ describe("hook claude-code", () => {
     expect(keysOf(turns).keys).toEqual(expectedKeys(SID, lines.length));
     const [queue, user, thinking, text, toolUse, toolResult, image, system, attachment, summary, snapshot, future, sidechain] = turns;
     expect(queue!.content).toBe(`[queue-operation] {"operation":"enqueue","sessionId":"${SID}","content":"fix the build"}`);
-    expect(queue!.meta).toEqual({ type: "queue-operation", timestamp: "2026-01-01T00:00:00.000Z", position: 0 });
+    expect(queue!.meta).toEqual({ type: "queue-operation", timestamp: "2026-01-01T00:00:00.000Z", position: 0, kind: "system", noise: "bookkeeping" });
     const u = lines[1] as { uuid: string; parentUuid: string | null; timestamp: string };
-    expect(user!.meta).toEqual({ type: "user", uuid: u.uuid, parentUuid: u.parentUuid, timestamp: u.timestamp, position: 1 });
+    expect(user!.meta).toEqual({ type: "user", uuid: u.uuid, parentUuid: u.parentUuid, timestamp: u.timestamp, position: 1, kind: "prompt" });
+    // Every line says its kind; the harness's own lines are bookkeeping (DESIGN.md 11).
+    expect(turns.map((t) => [t.meta.kind, t.meta.noise])).toEqual([
+      ["system", "bookkeeping"],
+      ["prompt", undefined],
+      ["reply", undefined],
+      ["reply", undefined],
+      ["tool_call", undefined],
+      ["tool_result", undefined],
+      ["prompt", undefined],
+      ["system", "bookkeeping"],
+      ["system", "bookkeeping"],
+      ["system", "bookkeeping"],
+      ["system", "bookkeeping"],
+      ["system", "bookkeeping"],
+      ["prompt", undefined],
+    ]);
     expect(user!.content).toBe("fix the build please");
     expect(thinking!.content).toBe("[thinking]\nlook at the makefile");
     expect(thinking!.meta.message_id).toBe("msg_1");
