@@ -12,4 +12,5 @@ export const SECTIONS: (() => Promise<Section>)[] = [
   () => load(import("./startup.ts")),
   () => load(import("./hook.ts")),
   () => load(import("./peers.ts")),
+  () => load(import("./recall.ts")),
 ];
