@@ -36,6 +36,8 @@ export interface Shape {
   kind: Kind;
   /** A `system` line written by the harness for itself (as opposed to a compact summary or an unreadable line). */
   bookkeeping: boolean;
+  /** A metadata line (no uuid): a record of the harness's, never a message, whatever text it copies. */
+  metadata?: boolean;
   /** The tool_use blocks of the line. */
   uses: ToolUse[];
   /** The tool_use_id of each tool_result block of the line. */
@@ -73,7 +75,8 @@ export function holdsStartContext(text: string, kind: Kind): boolean {
  */
 export function classify(shape: Shape, content: string, toolName: (id: string) => string | undefined): { kind: Kind; noise?: Noise } {
   const { kind } = shape;
-  if ((kind === "system" || kind === "prompt") && holdsStartContext(content, kind)) return { kind: "system", noise: "zerodb" };
+  // Metadata lines that copy whole API requests (the context among them) stay bookkeeping.
+  if (!shape.metadata && (kind === "system" || kind === "prompt") && holdsStartContext(content, kind)) return { kind: "system", noise: "zerodb" };
   if (kind === "system") return shape.bookkeeping ? { kind, noise: "bookkeeping" } : { kind };
   // A line is zerodb's only when every tool in it is: a call beside another tool's stays findable.
   if (kind === "tool_call" && shape.uses.length > 0 && shape.uses.every((u) => isZerodbTool(u.name))) return { kind, noise: "zerodb" };

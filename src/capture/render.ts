@@ -70,7 +70,7 @@ function renderMetadata(line: Json, type: string): Rendered {
   if (typeof line.parentUuid === "string") meta.parentUuid = short(line.parentUuid);
   const { type: _t, timestamp: _ts, uuid: _u, parentUuid: _p, ...rest } = line;
   // Metadata lines (queue operations, snapshots, titles, request records, summaries, ...) are the harness's own.
-  return { role: "note", content: `[${type}] ${JSON.stringify(rest)}`, meta, images: [], shape: systemShape(true) };
+  return { role: "note", content: `[${type}] ${JSON.stringify(rest)}`, meta, images: [], shape: { ...systemShape(true), metadata: true } };
 }
 
 function renderMessage(line: Json, type: string): Rendered {

@@ -63,6 +63,7 @@ describe("bookkeeping", () => {
     ["mode", { type: "mode", mode: "plan", sessionId: SID }],
     ["custom-title", { type: "custom-title", customTitle: "deploys", sessionId: SID }],
     ["a metadata type this build does not know", { type: "api-request", sessionId: SID, id: "r1", params: { model: "m" } }],
+    ["a metadata line copying a request that holds zerodb's context", { type: "api-request-blob", sessionId: SID, message: { role: "system", content: [{ type: "text", text: `SessionStart hook additional context: ${CONTEXT}` }] } }],
     ["a system line", c.system("Conversation compacted", "compact_boundary")],
     ["a stop hook summary", { ...c.system("", "stop_hook_summary"), hookInfos: [{ command: "zerodb hook claude-code" }] }],
     ["an attachment with rendered text", c.attachment({ type: "date", date: "2026-11-30" }, "<system-reminder>\nToday's date is 2026-11-30.\n</system-reminder>")],

@@ -1,0 +1,151 @@
+/**
+ * Regression for "Search that finds what was said" (DESIGN.md 11, "Noise"):
+ * a real `claude -p` session, offline against a scripted Messages API on
+ * 127.0.0.1 (HARNESSES.md), with zerodb connected as its MCP server and its
+ * capture hooks installed. The model remembers a note, then searches for it.
+ * Captured back, zerodb's own calls, results and SessionStart context are
+ * `noise: "zerodb"`, Claude Code's bookkeeping is `noise: "bookkeeping"`, and
+ * the prompt and replies are plain turns of their kind.
+ */
+import { expect, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { projectSession } from "../../src/project.ts";
+import { harnessBin } from "../harness.ts";
+import { tempDir } from "../helpers.ts";
+import { type StoredTurn, logLines, onlyCaptureSession, readSession, runJson } from "./_fixtures.ts";
+
+const NOTE = "The deploy key rotates every Tuesday (quokka-7)";
+
+/**
+ * A Messages API scripted by how many tool results the conversation holds:
+ * load zerodb's tools (Claude Code defers MCP tools behind ToolSearch), call
+ * remember, call search, then answer.
+ */
+function scriptedApi() {
+  let n = 0;
+  return Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      if (new URL(req.url).pathname.endsWith("/count_tokens")) return Response.json({ input_tokens: 10 });
+      const body = (await req.json()) as { model: string; stream?: boolean; messages: { content: unknown }[] };
+      const id = `msg_${++n}`;
+      if (!body.stream) {
+        return Response.json({ id, type: "message", role: "assistant", model: body.model, content: [{ type: "text", text: "title" }], stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1 } });
+      }
+      const results = body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => (b as { type?: string }).type === "tool_result").length;
+      const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+      const text = (i: number, t: string) =>
+        ev("content_block_start", { index: i, content_block: { type: "text", text: "" } }) + ev("content_block_delta", { index: i, delta: { type: "text_delta", text: t } }) + ev("content_block_stop", { index: i });
+      const tool = (i: number, name: string, input: object) =>
+        ev("content_block_start", { index: i, content_block: { type: "tool_use", id: `toolu_${n}`, name, input: {} } }) +
+        ev("content_block_delta", { index: i, delta: { type: "input_json_delta", partial_json: JSON.stringify(input) } }) +
+        ev("content_block_stop", { index: i });
+      const steps = [
+        () => text(0, "Loading the memory tools.") + tool(1, "ToolSearch", { query: "select:mcp__zerodb__remember,mcp__zerodb__search" }),
+        () => text(0, "Writing it down.") + tool(1, "mcp__zerodb__remember", { content: NOTE }),
+        () => tool(0, "mcp__zerodb__search", { query: "quokka-7 rotates" }),
+      ];
+      const step = steps[results];
+      let out = ev("message_start", { message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } });
+      out += step ? step() : text(0, "The deploy key rotates every Tuesday.");
+      out += ev("message_delta", { delta: { stop_reason: step ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } });
+      out += ev("message_stop", {});
+      return new Response(out, { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+}
+
+/** The transcript lines Claude Code wrote, parsed. */
+function transcriptLines(configDir: string): Record<string, any>[] {
+  const projects = join(configDir, "projects");
+  const files = readdirSync(projects).flatMap((d) => readdirSync(join(projects, d)).filter((f) => f.endsWith(".jsonl")).map((f) => join(projects, d, f)));
+  expect(files.length).toBe(1);
+  return readFileSync(files[0]!, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+}
+
+test("a real claude -p session that remembers and searches: zerodb's own output and Claude Code's bookkeeping are marked as noise", async () => {
+  const claude = await harnessBin("claude");
+  if (!claude) return; // harnessBin said why
+  using dir = tempDir();
+  mkdirSync(join(dir.path, ".claude"));
+  const cwd = join(dir.path, "project");
+  mkdirSync(cwd);
+  await runJson(["connect", "--capture", "--harness", "claude-code"], { home: dir.path });
+  // Something for SessionStart to hand over, so its context is in the transcript.
+  await runJson(["fact", "set", `project/${projectSession(cwd)}/deploy`, JSON.stringify("blue-green on fly")], { home: dir.path });
+  using api = scriptedApi();
+  // No ZERODB_HOME: the hook and MCP commands connect wrote pin the home.
+  const proc = Bun.spawn([claude, "-p", "remember that the deploy key rotates every Tuesday, then look it up", "--allowedTools", "ToolSearch", "mcp__zerodb__remember", "mcp__zerodb__search"], {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: dir.path,
+      ANTHROPIC_BASE_URL: `http://127.0.0.1:${api.port}`,
+      ANTHROPIC_API_KEY: "offline-test-key",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_AUTOUPDATER: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  expect({ code, stdout: stdout.trim(), stderr }).toEqual({ code: 0, stdout: "The deploy key rotates every Tuesday.", stderr: "" });
+  // SessionEnd may leave a tail to a detached catch-up: sync waits for nothing and leaves nothing behind.
+  await runJson(["capture", "sync"], { home: dir.path, env: { CLAUDE_CONFIG_DIR: join(dir.path, ".claude") } });
+
+  const lines = transcriptLines(join(dir.path, ".claude"));
+  const turns = await readSession(dir.path, await onlyCaptureSession(dir.path));
+  expect(turns.map((t) => t.meta.position)).toEqual(lines.map((_, i) => i));
+  const at = (pred: (line: Record<string, any>) => boolean): StoredTurn[] => turns.filter((t) => pred(lines[t.meta.position]!));
+  const blocks = (line: Record<string, any>): { type: string; name?: string; id?: string; tool_use_id?: string }[] =>
+    Array.isArray(line.message?.content) ? line.message.content : [];
+  const classOf = (t: StoredTurn) => ({ kind: t.meta.kind, noise: t.meta.noise });
+
+  // zerodb's tools: the calls, and the results that answer them (found by tool_use id).
+  const zerodbIds = new Set(lines.flatMap((l) => blocks(l).filter((b) => b.type === "tool_use" && b.name?.startsWith("mcp__zerodb__")).map((b) => b.id)));
+  expect(zerodbIds.size).toBe(2);
+  const calls = at((l) => l.type === "assistant" && blocks(l).some((b) => b.type === "tool_use" && zerodbIds.has(b.id)));
+  const results = at((l) => l.type === "user" && blocks(l).some((b) => b.type === "tool_result" && zerodbIds.has(b.tool_use_id)));
+  expect(calls.map(classOf)).toEqual([{ kind: "tool_call", noise: "zerodb" }, { kind: "tool_call", noise: "zerodb" }]);
+  expect(results.map(classOf)).toEqual([{ kind: "tool_result", noise: "zerodb" }, { kind: "tool_result", noise: "zerodb" }]);
+  // The search's result holds the note it found: exactly the echo search must not find again.
+  expect(results[1]!.content).toContain("quokka-7");
+
+  // The SessionStart context Claude Code wrote back (as hook output and as additional context).
+  const context = at((l) => l.type === "attachment" && JSON.stringify(l.attachment).includes("# zerodb memory of this project"));
+  expect(context.length).toBeGreaterThan(0);
+  expect(context.some((t) => t.meta.subtype === "hook_additional_context")).toBe(true);
+  for (const t of context) expect(classOf(t)).toEqual({ kind: "system", noise: "zerodb" });
+
+  // Bookkeeping: metadata lines, the other attachments (skill listing among them), system lines.
+  const bookkeeping = at((l) => typeof l.uuid !== "string" || l.type === "system" || (l.type === "attachment" && !JSON.stringify(l.attachment).includes("# zerodb memory of this project")));
+  expect(bookkeeping.length).toBeGreaterThan(5);
+  expect(bookkeeping.some((t) => t.meta.type === "queue-operation")).toBe(true);
+  expect(bookkeeping.some((t) => t.meta.subtype === "skill_listing")).toBe(true);
+  for (const t of bookkeeping) expect({ type: t.meta.type, subtype: t.meta.subtype, ...classOf(t) }).toEqual({ type: t.meta.type, subtype: t.meta.subtype, kind: "system", noise: "bookkeeping" });
+
+  // What was said stays: the prompt, the replies, and the other tool's call and result.
+  expect(at((l) => l.type === "user" && typeof l.message?.content === "string").map((t) => [t.content, classOf(t)])).toEqual([
+    ["remember that the deploy key rotates every Tuesday, then look it up", { kind: "prompt", noise: undefined }],
+  ]);
+  const replies = at((l) => l.type === "assistant" && blocks(l).every((b) => b.type === "text"));
+  expect(replies.map((t) => [t.content, classOf(t)])).toEqual(
+    ["Loading the memory tools.", "Writing it down.", "The deploy key rotates every Tuesday."].map((c) => [c, { kind: "reply", noise: undefined }]),
+  );
+  const otherTool = (l: Record<string, any>) =>
+    typeof l.uuid === "string" && blocks(l).some((b) => (b.type === "tool_use" && b.name === "ToolSearch") || (b.type === "tool_result" && !zerodbIds.has(b.tool_use_id)));
+  expect(at(otherTool).map(classOf)).toEqual([
+    { kind: "tool_call", noise: undefined },
+    { kind: "tool_result", noise: undefined },
+  ]);
+  // Every turn says its kind; only system lines and zerodb's tool turns are noise.
+  for (const t of turns) {
+    expect(["prompt", "reply", "tool_call", "tool_result", "system"]).toContain(t.meta.kind);
+    if (t.meta.noise === "bookkeeping") expect(t.meta.kind).toBe("system");
+  }
+  expect(await logLines(dir.path)).toEqual([]);
+}, 120_000);
