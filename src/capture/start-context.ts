@@ -63,7 +63,7 @@ export async function startContext(
   const notes = (await tail(memory, opts.project, 8)).reverse();
   if (notes.length > 0) sections.push(["## Latest notes", ...notes.map((t) => `- ${oneLine(t.content, 400)}`)].join("\n"));
   if (typeof prev?.session === "string" && prev.session !== opts.session) {
-    const turns = (await tail(memory, prev.session, 10, (t) => (t.role === "user" || t.role === "assistant") && !/^\[(tool_use|thinking)/.test(t.content)));
+    const turns = await tail(memory, prev.session, 10, said);
     if (turns.length > 0) {
       const when = typeof prev.started === "string" ? `, started ${prev.started}` : "";
       sections.push([`## How the previous session ended (${prev.session}${when})`, ...turns.map((t) => `${t.role}: ${oneLine(t.content, 500)}`)].join("\n"));
@@ -72,6 +72,17 @@ export async function startContext(
   if (sections.length === 0) return "";
   const head = `${CONTEXT_HEADER}\nProject session: ${opts.project}. The zerodb MCP tools (search, recall, fact_get) reach the rest.`;
   return fit([head, ...sections].join("\n\n"), CONTEXT_MAX_BYTES);
+}
+
+/**
+ * A turn someone said: a prompt or a reply that is not thinking (DESIGN.md 11
+ * kinds); turns captured before kinds existed are judged by role and text.
+ */
+function said(t: Turn): boolean {
+  if (/^\[(tool_use|thinking)/.test(t.content)) return false;
+  const kind = t.meta.kind;
+  if (typeof kind === "string") return (kind === "prompt" || kind === "reply") && t.meta.noise === undefined;
+  return t.role === "user" || t.role === "assistant";
 }
 
 /** `- key = value` lines of the project's facts (both `project/<p>/…` and `<p>/…`), latest-capture left out. */
