@@ -4,7 +4,8 @@
  * conversation's tree (uuid, parentUuid) and where the line came from.
  * Metadata lines (no uuid, or a type this build does not know) are kept
  * compactly as notes: their JSON minus what meta already holds, so the
- * transcript can be reconstructed. Pure: no I/O, never throws.
+ * transcript can be reconstructed. Its shape (kind, tools called and
+ * answered) goes to classify.ts. Pure: no I/O, never throws.
  */
 import type { z } from "zod";
 import type { Role } from "../schema/common.ts";
