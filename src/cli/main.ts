@@ -92,9 +92,12 @@ function checkFlags(rest: string[], argsDef: ArgsDef): void {
   const strings = new Map<string, string>();
   const booleans = new Set<string>();
   const positionals: { name: string; required: boolean }[] = [];
+  // A positional marked `variadic` takes every remaining word (`zerodb search deploy key`).
+  let variadic = false;
   for (const [name, def] of Object.entries(argsDef)) {
     if (def.type === "positional") {
       positionals.push({ name, required: def.required === true });
+      if ((def as { variadic?: boolean }).variadic === true) variadic = true;
       continue;
     }
     const names = [name, kebab(name), ...[(def as { alias?: string | string[] }).alias ?? []].flat()];
@@ -125,7 +128,7 @@ function checkFlags(rest: string[], argsDef: ArgsDef): void {
     if (booleans.has(name) || (name.startsWith("no-") && booleans.has(name.slice(3)))) continue;
     throw new UsageError(`unknown flag ${tok.split("=")[0]} (see --help)`, name);
   }
-  if (extra.length > positionals.length) {
+  if (extra.length > positionals.length && !variadic) {
     const first = JSON.stringify(extra[positionals.length]!.slice(0, 64));
     throw new UsageError(`too many arguments: ${first} is one more than this command takes (${positionals.length})`, "arguments");
   }

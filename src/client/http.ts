@@ -24,7 +24,7 @@ export async function whoami(requester: Requester): Promise<string> {
 
 /** A Memory for a tenant whose token `requester` holds. */
 export function httpMemory(requester: Requester, tenant: string): Memory {
-  const get = <T>(path: string, query: Record<string, string | number | undefined> = {}) => requester.json<T>({ method: "GET", path, query });
+  const get = <T>(path: string, query: Record<string, string | number | boolean | undefined> = {}) => requester.json<T>({ method: "GET", path, query });
   return {
     tenant,
     append: async (i) => requester.json<Out.AppendResult>({ method: "POST", path: "/v1/turns", json: parseInput(In.AppendInput, i) }),

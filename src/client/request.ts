@@ -18,7 +18,7 @@ export interface ServerOptions {
 export interface Call {
   method: "GET" | "HEAD" | "POST" | "PUT";
   path: string;
-  query?: Record<string, string | number | undefined>;
+  query?: Record<string, string | number | boolean | undefined>;
   json?: unknown;
   body?: RequestInit["body"];
   headers?: Record<string, string>;

@@ -12,6 +12,7 @@ import { parseInput } from "../schema/parse.ts";
 export interface QueryParam {
   field?: string;
   int?: boolean;
+  bool?: boolean;
 }
 
 /** Decodes one application/x-www-form-urlencoded component, refusing invalid UTF-8. */
@@ -31,6 +32,13 @@ function int(value: string, field: string): number {
   return n;
 }
 
+/** `true`/`1` or `false`/`0`. */
+function bool(value: string, field: string): boolean {
+  if (value === "true" || value === "1") return true;
+  if (value === "false" || value === "0") return false;
+  throw invalid(field, "must be true or false");
+}
+
 /** Parses a request's query string with `params`, then validates it with `schema`. */
 export function queryInput<S extends z.ZodType>(url: string, schema: S, params: Record<string, QueryParam> = {}): z.output<S> {
   const search = new URL(url).search.slice(1);
@@ -47,7 +55,7 @@ export function queryInput<S extends z.ZodType>(url: string, schema: S, params: 
     if (!param) throw invalid(name, "unknown query parameter");
     const field = param.field ?? name;
     if (Object.hasOwn(input, field)) throw invalid(name, "given more than once");
-    input[field] = param.int ? int(value, name) : value;
+    input[field] = param.int ? int(value, name) : param.bool ? bool(value, name) : value;
   }
   try {
     return parseInput(schema, input);

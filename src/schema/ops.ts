@@ -52,11 +52,16 @@ export const SearchInput = z.strictObject({
     .superRefine((s, ctx) => {
       if (!s.split(/\s+/).some((w) => /[\p{L}\p{N}]/u.test(w))) ctx.addIssue({ code: "custom", message: "has no words to search for" });
     })
-    .describe("words to find; all of them must match"),
+    .describe('what to find, in your own words or as keywords; "a phrase" in quotes, word* for a prefix'),
   session: Name.optional().describe("only this session"),
   prefix: Prefix.optional().describe("only sessions whose name starts with this"),
   role: Role.optional().describe("only turns of this role"),
   limit: Limit.optional().describe("at most this many hits, 1 to 1000, default 100"),
+  all_words: z.boolean().optional().describe("only turns holding every word of the query (default: any word, best first)"),
+  include_noise: z
+    .boolean()
+    .optional()
+    .describe("also search harness bookkeeping and zerodb's own captured results and context (left out by default)"),
 });
 
 /** fact_set: set a named value, superseding the old one. */

@@ -30,6 +30,8 @@ export const SearchHit = z.object({
   role: Role.nullable(),
   snippet: z.string(),
   score: z.number(),
+  /** The query words (as the query wrote them) this hit holds. */
+  matched: z.array(z.string()),
   url: z.string().optional(),
 });
 export const SearchResult = z.object({ hits: z.array(SearchHit) });

@@ -81,8 +81,13 @@ describe.each(Object.keys(TARGETS))("routes (%s)", (name) => {
     expect(all.body.hits).toHaveLength(3);
     const bySession = await get("/v1/search?q=zebra&session=search%2Fs1&role=user");
     expect(bySession.body.hits.map((h: { session: string; role: string }) => [h.session, h.role])).toEqual([["search/s1", "user"]]);
+    // Any word matches; the turn holding both words ranks first, and all_words keeps only it.
     const byPrefix = await get("/v1/search?q=zebra+stripes&prefix=search/");
-    expect(byPrefix.body.hits.map((h: { session: string }) => h.session)).toEqual(["search/s2"]);
+    expect(byPrefix.body.hits.map((h: { session: string }) => h.session)).toEqual(["search/s2", "search/s1", "search/s1"]);
+    expect(byPrefix.body.hits[0].matched).toEqual(["zebra", "stripes"]);
+    const every = await get("/v1/search?q=zebra+stripes&prefix=search/&all_words=true");
+    expect(every.body.hits.map((h: { session: string }) => h.session)).toEqual(["search/s2"]);
+    expect((await get("/v1/search?q=zebra&all_words=maybe")).body.error).toMatchObject({ code: "invalid_input", field: "all_words" });
     expect((await get("/v1/search?q=zebra&limit=1")).body.hits).toHaveLength(1);
   });
 

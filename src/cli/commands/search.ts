@@ -1,33 +1,41 @@
-import type { SearchResult } from "../../schema/results.ts";
+import type { SearchHit, SearchResult } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
 import { withMemory } from "../context.ts";
 import { intFlag, stringFlag } from "../parse.ts";
 import { SearchInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 
-/** `zerodb search`: full-text search. */
+/** `zerodb search`: find what was said, in any words (DESIGN.md 11). */
 export default zcommand({
-  meta: { name: "search", description: "Full-text search (every word must match; BM25 order)" },
+  meta: { name: "search", description: "Search memory: words or a question, best match first" },
   args: {
-    query: { type: "positional", description: "the words to find", required: true },
+    // Every word after the command is the query: `zerodb search deploy key` needs no quotes.
+    query: { type: "positional", description: 'what to find: words or a question ("a phrase" in quotes, word* for a prefix)', required: true, variadic: true },
     session: { type: "string", description: "only this session", valueHint: "name" },
     prefix: { type: "string", description: "only sessions whose name starts with this", valueHint: "prefix" },
     role: { type: "string", description: "only turns of this role", valueHint: "role" },
     limit: { type: "string", description: "at most this many hits, 1 to 1000 (default 100)", valueHint: "n" },
+    "all-words": { type: "boolean", description: "only turns holding every word of the query" },
+    "include-noise": { type: "boolean", description: "also search harness bookkeeping and zerodb's own captured results" },
   },
   run: (args) => {
     // Validated before the store is opened: bad input never touches disk (I6, D3).
+    const words = (args._ as string[] | undefined)?.length ? (args._ as string[]) : [String(args.query)];
     const input = parseInput(SearchInput, {
-      query: String(args.query),
+      query: words.join(" "),
       session: stringFlag(args.session),
       prefix: stringFlag(args.prefix),
       role: stringFlag(args.role),
       limit: intFlag("limit", args.limit),
+      all_words: args["all-words"] === true ? true : undefined,
+      include_noise: args["include-noise"] === true ? true : undefined,
     });
     return withMemory(args, (m) => m.search(input));
   },
-  human: (r: SearchResult) =>
-    r.hits.length === 0
-      ? "(no hits)"
-      : r.hits.map((h) => `#${h.lsn} ${h.kind === "link" ? `link ${h.url}` : `${h.session} ${h.role}`}: ${h.snippet}`).join("\n"),
+  human: (r: SearchResult) => (r.hits.length === 0 ? "(no hits)" : r.hits.map(humanHit).join("\n")),
 });
+
+function humanHit(h: SearchHit): string {
+  const where = h.kind === "link" ? `link ${h.url}` : `${h.session} ${h.role}`;
+  return `#${h.lsn} ${where} (${h.matched.join(", ")}): ${h.snippet}`;
+}

@@ -12,6 +12,8 @@ export function searchRoutes(app: App): void {
       prefix: {},
       role: {},
       limit: { int: true },
+      all_words: { bool: true },
+      include_noise: { bool: true },
     });
     return c.json(await c.var.memory.search(input));
   });

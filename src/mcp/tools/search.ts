@@ -7,10 +7,12 @@ export const search = defineTool({
   name: "search",
   title: "Search memory",
   description:
-    "Full-text search over everything remembered, in every session (and link titles and notes), best match first (BM25). " +
+    "Search everything remembered, in every session (and link titles and notes), best match first. " +
+    "Ask in your own words: a question or a description works as well as keywords (why did we turn off the upload retry?). " +
+    "A turn matches on any word of the query, near forms included (deploy finds deployed); turns holding more of the words, and rarer ones, rank first, then what the user chose to remember. " +
+    'Put "an exact phrase" in quotes, end a word with * for a prefix, set all_words to require every word; narrow with session, prefix (a session-name prefix) or role. ' +
     "Use it before starting a task to find earlier decisions, or whenever the user refers to something said before. " +
-    "Every word of the query must match; narrow with session, prefix (a session-name prefix) or role. " +
-    "Returns hits with lsn, session, role, a snippet with [matches] marked, and a score; read the surrounding turns with recall.",
+    "Returns hits with lsn, session, role, the query words each matched, a snippet with [matches] marked, and a score; read the surrounding turns with recall.",
   input: SearchInput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, ctx) {
@@ -23,7 +25,7 @@ export const search = defineTool({
             ...r.hits.map((h) =>
               h.kind === "link"
                 ? `#${h.lsn} link ${h.url}: ${h.snippet}`
-                : `#${h.lsn} ${h.session} ${h.role} (score ${h.score.toFixed(2)}): ${h.snippet}`,
+                : `#${h.lsn} ${h.session} ${h.role} (matched ${h.matched.join(", ")}; score ${h.score.toFixed(2)}): ${h.snippet}`,
             ),
           ];
     return { text: lines.join("\n"), structured: r };

@@ -3,6 +3,7 @@ import type { Database } from "bun:sqlite";
 import { ZeroDbError } from "../../errors.ts";
 import { sha256 } from "../../util/hash.ts";
 import { storeIdOf } from "./identity.ts";
+import { indexRow, rowClass } from "./search-index.ts";
 
 /** A tape row to insert. */
 export interface NewRow {
@@ -58,8 +59,8 @@ export function verifyRow<T extends Checked>(db: Database, row: T): T {
 export function insertRow(db: Database, row: NewRow): number {
   const r = db
     .query(
-      `INSERT INTO tape (lsn, tenant, kind, ts, subject, idem_key, op_hash, content_hash, bytes, text, data, checksum)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO tape (lsn, tenant, kind, ts, subject, idem_key, op_hash, content_hash, bytes, text, data, checksum, sclass)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       row.lsn ?? null,
@@ -74,9 +75,10 @@ export function insertRow(db: Database, row: NewRow): number {
       row.text,
       row.data,
       rowChecksum(storeIdOf(db), row.subject, row.text, row.data),
+      row.text === null ? 0 : rowClass(row.kind, row.data),
     );
   const lsn = Number(r.lastInsertRowid);
-  if (row.text !== null) db.query("INSERT INTO fts (rowid, text) VALUES (?, ?)").run(lsn, row.text);
+  if (row.text !== null) indexRow(db, lsn, row.text);
   return lsn;
 }
 

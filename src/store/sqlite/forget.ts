@@ -8,6 +8,7 @@ import type { ForgetInput, Selector } from "../../schema/ops.ts";
 import type { ForgetResult } from "../../schema/results.ts";
 import { insertRow, prefixRange } from "./_tape.ts";
 import { BUSY_TIMEOUT_MS } from "./open.ts";
+import { unindexRow } from "./search-index.ts";
 
 interface Match {
   lsn: number;
@@ -72,15 +73,14 @@ export function forget(db: Database, tenant: string, input: ForgetInput): Forget
   return outcome;
 }
 
-/** Removes matched rows' bytes: from the FTS index first (it needs the old text), then the tape. */
+/** Removes matched rows' bytes: from the word index first (it needs the old text), then the tape. */
 function purge(db: Database, found: Match[], forgetLsn: number): void {
-  const ftsDelete = db.query("INSERT INTO fts (fts, rowid, text) VALUES ('delete', ?, ?)");
   const blank = db.query(
-    `UPDATE tape SET subject = NULL, content_hash = NULL, bytes = 0, text = NULL, data = NULL, checksum = NULL, forgotten_by = ?
+    `UPDATE tape SET subject = NULL, content_hash = NULL, bytes = 0, text = NULL, data = NULL, checksum = NULL, sclass = 0, forgotten_by = ?
      WHERE lsn = ?`,
   );
   for (const m of found) {
-    if (m.text !== null) ftsDelete.run(m.lsn, m.text);
+    if (m.text !== null) unindexRow(db, m.lsn, m.text);
     blank.run(forgetLsn, m.lsn);
   }
 }

@@ -4,15 +4,35 @@ import { ZeroDbError } from "../../errors.ts";
 import m001 from "./migrations/001_init.sql" with { type: "text" };
 import m002 from "./migrations/002_objects.sql" with { type: "text" };
 import m003 from "./migrations/003_capture.sql" with { type: "text" };
+import m004 from "./migrations/004_search.sql" with { type: "text" };
+import { type RebuildProgress, rebuildIndex } from "./search-index.ts";
+
+/** One numbered migration: its SQL, then, where SQL cannot do it, a step in code. */
+export interface Migration {
+  sql: string;
+  after?: (db: Database, onProgress?: RebuildProgress) => void;
+}
 
 /** Numbered migrations; index i brings the schema to user_version i + 1. */
-export const MIGRATIONS: readonly string[] = [m001, m002, m003];
+export const MIGRATIONS: readonly Migration[] = [
+  { sql: m001 },
+  { sql: m002 },
+  { sql: m003 },
+  // The word index is built from each row's text by src/search/text.ts (DESIGN.md 11).
+  { sql: m004, after: (db, onProgress) => void rebuildIndex(db, onProgress) },
+];
+
+/** What opening a store reports while a migration rebuilds the search index. */
+export interface MigrateOptions {
+  onProgress?: (what: string, done: number, total: number) => void;
+}
 
 /**
  * Brings the store to the newest schema under a write lock, so two processes
  * opening a new data dir at once migrate it once. Refuses a newer schema.
+ * All steps run in one transaction: a crash mid-way leaves the old schema.
  */
-export function migrate(db: Database): void {
+export function migrate(db: Database, opts: MigrateOptions = {}): void {
   const current = userVersion(db);
   if (current > MIGRATIONS.length) throw newerSchema(current);
   if (current === MIGRATIONS.length) return;
@@ -20,7 +40,10 @@ export function migrate(db: Database): void {
     const now = userVersion(db);
     if (now > MIGRATIONS.length) throw newerSchema(now);
     for (let v = now; v < MIGRATIONS.length; v++) {
-      db.run(MIGRATIONS[v]!);
+      const m = MIGRATIONS[v]!;
+      db.run(m.sql);
+      // A new store has nothing to rebuild: only an existing one reports progress.
+      m.after?.(db, now > 0 && opts.onProgress ? (done, total) => opts.onProgress!(`migration ${v + 1}: search index`, done, total) : undefined);
       db.run(`PRAGMA user_version = ${v + 1}`);
     }
   }).immediate();

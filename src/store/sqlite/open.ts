@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ZeroDbError, toZeroDbError } from "../../errors.ts";
 import { loadIdentity } from "./identity.ts";
-import { migrate } from "./migrate.ts";
+import { type MigrateOptions, migrate } from "./migrate.ts";
 
 /** How long a statement waits for another process's lock before `unavailable` (D5, section 4a: at least 5 s). */
 export const BUSY_TIMEOUT_MS = 10_000;
@@ -15,8 +15,8 @@ export const BUSY_TIMEOUT_MS = 10_000;
 /** The store file's name inside the data dir. */
 export const DB_FILE = "zerodb.sqlite";
 
-/** Opens (creating if needed) the store database of a data dir. */
-export function openDatabase(dataDir: string): Database {
+/** Opens (creating if needed) the store database of a data dir, migrating it to the newest schema. */
+export function openDatabase(dataDir: string, opts: MigrateOptions = {}): Database {
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   } catch (err) {
@@ -44,7 +44,7 @@ export function openDatabase(dataDir: string): Database {
     db.run("PRAGMA foreign_keys = ON");
     // I9: deleted content is overwritten with zeros, not left in free space.
     db.run("PRAGMA secure_delete = ON");
-    migrate(db);
+    migrate(db, opts);
     // A damaged header or first pages show up here, not on the first write.
     db.query("SELECT count(*) FROM sqlite_schema").get();
     loadIdentity(db, dataDir);

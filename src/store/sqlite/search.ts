@@ -1,44 +1,78 @@
-/** Full-text search: SQLite FTS5 with BM25 ranking (DESIGN.md D6). */
+/**
+ * Search on the SQLite engine (DESIGN.md 11). The word index (FTS5, porter)
+ * finds candidates cheaply; ranking happens here, in two stages, so that a
+ * search's cost is bounded however common its words and however large the
+ * turns it matches:
+ *
+ * 1. For each query term, the newest CANDIDATES_PER_TERM live rows holding it
+ *    (with the caller's filters). A term with fewer rows is "rare" and its
+ *    list complete; for each common term, the rows that hold it among the rare
+ *    terms' rows are found by one more indexed query. Each row scores the idf
+ *    of the terms it is known to hold.
+ * 2. The best POOL rows are read (a bounded window of each) and ranked by
+ *    src/search/rank.ts; the hits get a snippet from the same window.
+ *
+ * FTS5's own `ORDER BY rank` computes BM25 for every matching row (half a
+ * second for a common word in a million turns) and its snippet() grows with
+ * the occurrences in a turn (99 s for a 3 MB turn): neither is used.
+ */
 import type { Database } from "bun:sqlite";
-import { invalid } from "../../errors.ts";
+import { countTerms } from "../../search/match.ts";
+import { type Term, ftsOf, parseQuery } from "../../search/query.ts";
+import { SearchClass } from "../../search/classify.ts";
+import { bm25, idf, score } from "../../search/rank.ts";
+import { snippet } from "../../search/snippet.ts";
 import { PAGE_DEFAULT } from "../../limits.ts";
 import type { SearchInput } from "../../schema/ops.ts";
 import type { SearchHit, SearchResult } from "../../schema/results.ts";
 import { prefixRange } from "./_tape.ts";
 
-const WORDISH = /[\p{L}\p{N}]/u;
+/** Rows fetched per term, newest first; a term with fewer is complete. */
+const CANDIDATES_PER_TERM = 500;
+/** Rows ranked in full (stage 2) beyond the hits asked for. */
+const POOL_MIN = 100;
+/** Characters of a turn read for ranking and its snippet. */
+const WINDOW_CHARS = 16_384;
 
-/**
- * Turns what a person or model typed into an FTS5 query: every word must
- * match, each quoted so FTS5 operators in user text are plain words
- * (https://sqlite.org/fts5.html#full_text_query_syntax); `word*` is a prefix.
- */
-export function toFtsQuery(query: string): string {
-  const terms: string[] = [];
-  for (const raw of query.split(/\s+/)) {
-    const star = raw.length > 1 && raw.endsWith("*");
-    const word = star ? raw.slice(0, -1) : raw;
-    if (!WORDISH.test(word)) continue;
-    terms.push(`"${word.replaceAll('"', '""')}"${star ? "*" : ""}`);
-  }
-  if (terms.length === 0) throw invalid("query", "has no words to search for");
-  return terms.join(" ");
+interface Filter {
+  sql: string;
+  params: (string | number)[];
 }
 
-interface HitRow {
+interface PoolRow {
   lsn: number;
   kind: "turn" | "link";
   subject: string | null;
   data: string;
-  snippet: string;
-  rank: number;
+  sclass: number;
+  bytes: number;
+  win: string;
+  len: number;
 }
 
-/** Hits in BM25 order; forgotten rows are gone from the index and filtered besides. */
+/** Hits, best first; forgotten rows are gone from the index and filtered besides. */
 export function search(db: Database, tenant: string, input: SearchInput): SearchResult {
-  const match = toFtsQuery(input.query);
-  const where: string[] = [];
-  const params: (string | number)[] = [];
+  const parsed = parseQuery(input.query);
+  const limit = input.limit ?? PAGE_DEFAULT;
+  const filter = filterOf(tenant, input);
+  return db.transaction((): SearchResult => {
+    let hits = searchTerms(db, filter, parsed.terms, limit, input.all_words === true);
+    // A query whose only words that occur are stopwords still finds them (never empty, DESIGN.md 11).
+    if (hits.length === 0 && parsed.all.length > parsed.terms.length && input.all_words !== true) {
+      hits = searchTerms(db, filter, parsed.all, limit, false);
+    }
+    return { hits };
+  }).deferred();
+}
+
+/** The WHERE conditions every candidate meets: the tenant, live, the caller's filters, no noise unless asked. */
+function filterOf(tenant: string, input: SearchInput): Filter {
+  const where = ["t.tenant = ?", "t.forgotten_by IS NULL"];
+  const params: (string | number)[] = [tenant];
+  if (input.include_noise !== true) {
+    where.push("t.sclass <> ?");
+    params.push(SearchClass.noise);
+  }
   if (input.session !== undefined) {
     where.push("t.kind = 'turn' AND t.subject = ?");
     params.push(input.session);
@@ -52,22 +86,108 @@ export function search(db: Database, tenant: string, input: SearchInput): Search
     where.push("t.kind = 'turn' AND json_extract(t.data, '$.role') = ?");
     params.push(input.role);
   }
-  const rows = db
-    .query(
-      `SELECT t.lsn, t.kind, t.subject, t.data, snippet(fts, 0, '[', ']', '…', 16) AS snippet, bm25(fts) AS rank
-       FROM fts JOIN tape t ON t.lsn = fts.rowid
-       WHERE fts MATCH ? AND t.tenant = ? AND t.forgotten_by IS NULL ${where.map((w) => `AND ${w}`).join(" ")}
-       ORDER BY rank LIMIT ?`,
-    )
-    .all(match, tenant, ...params, input.limit ?? PAGE_DEFAULT) as HitRow[];
-  return { hits: rows.map(toHit) };
+  return { sql: where.join(" AND "), params };
 }
 
-function toHit(row: HitRow): SearchHit {
-  const data = JSON.parse(row.data) as { role?: SearchHit["role"]; url?: string };
-  const score = -row.rank;
-  if (row.kind === "link") {
-    return { lsn: row.lsn, kind: "link", session: null, role: null, snippet: row.snippet, score, url: data.url ?? "" };
+/** Live rows matching an FTS5 expression, newest first, at most `cap`. */
+function matching(db: Database, filter: Filter, expr: string, cap: number): number[] {
+  const rows = db
+    .query(
+      `SELECT w.rowid AS lsn FROM words w JOIN tape t ON t.lsn = w.rowid
+       WHERE words MATCH ? AND ${filter.sql} ORDER BY w.rowid DESC LIMIT ?`,
+    )
+    .values(expr, ...filter.params, cap) as [number][];
+  return rows.map((r) => r[0]);
+}
+
+function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number, allWords: boolean): SearchHit[] {
+  const n = terms.length;
+  const exprs = terms.map(ftsOf);
+  const holders: Set<number>[] = terms.map(() => new Set());
+  const complete: boolean[] = [];
+  if (allWords) {
+    const rows = matching(db, filter, exprs.join(" AND "), Math.max(CANDIDATES_PER_TERM, limit * 4));
+    for (const h of holders) for (const r of rows) h.add(r);
+    for (let i = 0; i < n; i++) complete.push(rows.length < CANDIDATES_PER_TERM);
+  } else {
+    for (let i = 0; i < n; i++) {
+      const rows = matching(db, filter, exprs[i]!, CANDIDATES_PER_TERM);
+      for (const r of rows) holders[i]!.add(r);
+      complete.push(rows.length < CANDIDATES_PER_TERM);
+    }
+    const rare = exprs.filter((_, i) => complete[i] && holders[i]!.size > 0);
+    const common = exprs.map((_, i) => i).filter((i) => !complete[i]);
+    if (rare.length > 0) {
+      // Which of the rare terms' rows also hold each common term: complete, and cheap (FTS5 intersects).
+      const anyRare = rare.length === 1 ? rare[0]! : `(${rare.join(" OR ")})`;
+      for (const i of common) for (const r of matching(db, filter, `${anyRare} AND ${exprs[i]}`, CANDIDATES_PER_TERM * rare.length)) holders[i]!.add(r);
+    } else if (common.length > 1) {
+      // Every term is common: the newest rows holding all of them, and all but one of them.
+      const groups = [common, ...(common.length > 2 && common.length <= 8 ? common.map((skip) => common.filter((i) => i !== skip)) : [])];
+      for (const g of groups) {
+        const rows = matching(db, filter, g.map((i) => exprs[i]).join(" AND "), CANDIDATES_PER_TERM);
+        for (const i of g) for (const r of rows) holders[i]!.add(r);
+      }
+    }
   }
-  return { lsn: row.lsn, kind: "turn", session: row.subject, role: data.role ?? null, snippet: row.snippet, score };
+  const total = liveCount(db, filter);
+  // A capped list says only "at least this many": such a term counts as common.
+  const idfs = holders.map((h, i) => idf(complete[i] ? h.size : Math.max(h.size, CANDIDATES_PER_TERM * 4), total));
+
+  // Stage 1: the idf of the terms each row is known to hold, newest first among equals.
+  const known = new Map<number, number>();
+  holders.forEach((h, i) => {
+    for (const lsn of h) known.set(lsn, (known.get(lsn) ?? 0) + idfs[i]!);
+  });
+  if (known.size === 0) return [];
+  const pool = [...known.entries()]
+    .sort((a, b) => b[1] - a[1] || b[0] - a[0])
+    .slice(0, Math.max(POOL_MIN, limit * 2))
+    .map(([lsn]) => lsn);
+
+  // Stage 2: read a bounded window of each and rank.
+  const rows = db
+    .query(
+      `SELECT lsn, kind, subject, data, sclass, bytes, substr(text, 1, ${WINDOW_CHARS}) AS win, length(text) AS len
+       FROM tape WHERE lsn IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(pool)) as PoolRow[];
+  const counted = rows.map((row) => {
+    const c = countTerms(terms, row.win);
+    // A term the index found in this row but beyond the window counts once.
+    const tf = c.tf.map((f, i) => (f === 0 && holders[i]!.has(row.lsn) ? 1 : f));
+    // Length in tokens, extrapolated from the window for a long turn.
+    const length = row.len > row.win.length ? (c.length * row.len) / Math.max(1, row.win.length) : c.length;
+    return { row, tf, length };
+  });
+  const avg = counted.reduce((s, c) => s + c.length, 0) / Math.max(1, counted.length);
+  const weightAll = idfs.reduce((s, x) => s + x, 0);
+  const ranked = counted
+    .map(({ row, tf, length }) => {
+      const held = tf.map((f) => f > 0);
+      const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / weightAll;
+      return { row, tf, held, s: score({ share, bm25: bm25(tf, idfs, length, avg), cls: row.sclass }) };
+    })
+    .filter((r) => !allWords || r.held.every(Boolean))
+    .sort((a, b) => b.s - a.s || b.row.lsn - a.row.lsn)
+    .slice(0, limit);
+  return ranked.map(({ row, held, s }) => toHit(row, terms, idfs, held, s));
+}
+
+/** Records a search could find for this filter's tenant (idf's N): turns and links, cheaply. */
+function liveCount(db: Database, filter: Filter): number {
+  const tenant = filter.params[0] as string;
+  const r = db.query("SELECT coalesce(sum(turns), 0) AS n FROM sessions WHERE tenant = ?").get(tenant) as { n: number };
+  return Math.max(1, r.n);
+}
+
+function toHit(row: PoolRow, terms: Term[], idfs: number[], held: boolean[], s: number): SearchHit {
+  const data = JSON.parse(row.data) as { role?: SearchHit["role"]; url?: string };
+  const matched = terms.filter((_, i) => held[i]).map((t) => t.text);
+  const snip = snippet(row.win, terms, idfs, row.len > row.win.length);
+  const score = Math.round(s * 1000) / 1000;
+  if (row.kind === "link") {
+    return { lsn: row.lsn, kind: "link", session: null, role: null, snippet: snip, score, matched, url: data.url ?? "" };
+  }
+  return { lsn: row.lsn, kind: "turn", session: row.subject, role: data.role ?? null, snippet: snip, score, matched };
 }

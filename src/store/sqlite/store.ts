@@ -8,6 +8,7 @@ import { factGet, factList, factSet } from "./facts.ts";
 import { finishPendingPurge, forget } from "./forget.ts";
 import { linkAdd } from "./links.ts";
 import { openObjects, type ObjectsOptions } from "./objects.ts";
+import type { MigrateOptions } from "./migrate.ts";
 import { openDatabase } from "./open.ts";
 import { search } from "./search.ts";
 import { stats } from "./stats.ts";
@@ -40,11 +41,11 @@ export interface SqliteStore extends Store {
 }
 
 /** Options of a store; the defaults suit tests and tools. */
-export interface SqliteStoreOptions extends ObjectsOptions {}
+export interface SqliteStoreOptions extends ObjectsOptions, MigrateOptions {}
 
 /** Opens the store of a data dir. */
 export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}): SqliteStore {
-  const db = openDatabase(dataDir);
+  const db = openDatabase(dataDir, { onProgress: opts.onProgress });
   // A purge an earlier process could not finish (readers held the WAL) is finished first (I9).
   finishPendingPurge(db);
   const objects = openObjects(db, dataDir, opts);
@@ -122,7 +123,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
           // quick_check sees structure, not payload: bytes overwritten inside a record pass it.
           const damaged = damagedRows(db);
           if (damaged.length > 0) return { ok: false, detail: `records failing their checksum: ${damaged.join(", ")}` };
-          if (opts.full) db.run("INSERT INTO fts (fts, rank) VALUES ('integrity-check', 1)");
+          if (opts.full) db.run("INSERT INTO words (words, rank) VALUES ('integrity-check', 1)");
         } catch (err) {
           const e = toZeroDbError(err);
           if (e.code === "corrupt") return { ok: false, detail: `${pragma}: the store file is damaged (${(err as Error).message})` };

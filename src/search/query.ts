@@ -1,0 +1,129 @@
+/**
+ * From what a person or model typed to the terms search looks for (DESIGN.md
+ * 11, "Query"). Tokenized as the index is; stopwords dropped unless nothing
+ * else is left; `"quoted phrase"` is a phrase and `word*` a prefix. Nothing a
+ * user types reaches FTS5's query syntax: every token is quoted
+ * (https://sqlite.org/fts5.html#full_text_query_syntax), so `AND`, `NEAR(`,
+ * `col:` and `^` in user text are plain words.
+ */
+import { invalid } from "../errors.ts";
+import { isStopword } from "./stopwords.ts";
+import { indexBody, indexParts } from "./text.ts";
+import { stem, words } from "./tokens.ts";
+
+/** One way a term can occur: a run of consecutive tokens, the last one possibly a prefix. */
+export interface Alternative {
+  /** Folded tokens, as FTS5 is given them (it stems them itself). */
+  tokens: string[];
+  /** Their stems, for matching in JavaScript. */
+  stems: string[];
+  prefix: boolean;
+}
+
+/** One query term. */
+export interface Term {
+  /** What the user wrote for it (a word, `word*` or `"a phrase"`). */
+  text: string;
+  kind: "word" | "prefix" | "phrase";
+  stopword: boolean;
+  /** It matches where any alternative occurs. */
+  alternatives: Alternative[];
+}
+
+/** A parsed query. */
+export interface ParsedQuery {
+  /** The terms searched for (stopwords only when nothing else was left). */
+  terms: Term[];
+  /** Every term, stopwords included (the fallback when nothing else matches). */
+  all: Term[];
+}
+
+/** At most this many terms are searched (the rest of a very long query is ignored). */
+export const MAX_TERMS = 32;
+
+const PIECE = /"([^"]*)"?|(\S+)/g;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** Parses a query; `invalid_input` (field `query`) when it holds no word at all. */
+export function parseQuery(query: string): ParsedQuery {
+  const all: Term[] = [];
+  const seen = new Set<string>();
+  const clean = query.replace(CONTROL, " ");
+  for (const m of clean.matchAll(PIECE)) {
+    if (all.length >= MAX_TERMS) break;
+    const phrase = m[1];
+    if (phrase !== undefined) {
+      const alt = alternativeOf(phrase, false);
+      if (alt) push(all, seen, { text: `"${phrase.trim()}"`, kind: "phrase", stopword: false, alternatives: [alt] });
+      continue;
+    }
+    const raw = m[2]!;
+    const star = raw.length > 1 && raw.endsWith("*");
+    const body = star ? raw.replace(/\*+$/, "") : raw;
+    for (const term of wordTerms(body, star)) {
+      if (all.length >= MAX_TERMS) break;
+      push(all, seen, term);
+    }
+  }
+  if (all.length === 0) throw invalid("query", "has no words to search for");
+  const content = all.filter((t) => !t.stopword);
+  return { terms: content.length > 0 ? content : all, all };
+}
+
+function push(out: Term[], seen: Set<string>, term: Term): void {
+  const key = `${term.kind}:${term.alternatives.map((a) => a.tokens.join(" ") + (a.prefix ? "*" : "")).join("|")}`;
+  if (seen.has(key)) return;
+  seen.add(key);
+  out.push(term);
+}
+
+/**
+ * The terms of one whitespace-separated piece. Punctuation splits it as it
+ * splits indexed text (`deploy/key` is two words, `upload_retry` two), except
+ * that an identifier whose parts are joined by `_`, `.` or `-` is kept as a
+ * phrase, so `upload_retry_count` finds that identifier and not three
+ * unrelated words.
+ */
+function wordTerms(piece: string, star: boolean): Term[] {
+  const parts = words(piece);
+  if (parts.length === 0) return [];
+  const joined = /^[\p{L}\p{N}]+(?:[_.\-:][\p{L}\p{N}]+)+$/u.test(piece.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""));
+  if (parts.length > 1 && joined) {
+    const alt = alternativeOf(piece, star);
+    return alt ? [{ text: star ? `${piece}*` : piece, kind: star ? "prefix" : "phrase", stopword: false, alternatives: [alt] }] : [];
+  }
+  const out: Term[] = [];
+  for (const [i, w] of parts.entries()) {
+    const prefix = star && i === parts.length - 1;
+    const alt = alternativeOf(w, prefix);
+    if (!alt) continue;
+    const alternatives = [alt];
+    // An identifier typed whole also finds its parts written apart ("uploadRetryCount" ~ "upload retry count").
+    const split = alternativeOf(indexParts(originalCase(piece, w)).extra, prefix);
+    if (split && split.tokens.length > 1) alternatives.push(split);
+    const isStop = !prefix && alt.tokens.length === 1 && isStopword(w);
+    const shown = originalCase(piece, w);
+    out.push({ text: prefix ? `${shown}*` : shown, kind: prefix ? "prefix" : alt.tokens.length > 1 ? "phrase" : "word", stopword: isStop, alternatives });
+  }
+  return out;
+}
+
+/** The piece's own spelling of a folded word (camelCase is only visible before folding). */
+function originalCase(piece: string, folded: string): string {
+  const re = /[\p{L}\p{N}\p{M}]+/gu;
+  for (const m of piece.matchAll(re)) if (m[0].toLowerCase() === folded) return m[0];
+  return folded;
+}
+
+/** The tokens a piece of text becomes in the index (CJK runs as bigrams), as one alternative. */
+function alternativeOf(text: string, prefix: boolean): Alternative | undefined {
+  const tokens = words(indexBody(text)).slice(0, 64);
+  if (tokens.length === 0) return undefined;
+  return { tokens, stems: tokens.map(stem), prefix };
+}
+
+/** The FTS5 expression of a term: its alternatives, ORed. */
+export function ftsOf(term: Term): string {
+  const alts = term.alternatives.map((a) => `"${a.tokens.join(" ")}"${a.prefix ? "*" : ""}`);
+  return alts.length === 1 ? alts[0]! : `(${alts.join(" OR ")})`;
+}

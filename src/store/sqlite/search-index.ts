@@ -1,0 +1,74 @@
+/**
+ * Keeping the word index in step with the tape (DESIGN.md D4, 11): a row's
+ * index text is written in the transaction that writes the row, removed in
+ * the one that forgets it, and rebuilt whole by the migration that created
+ * the index.
+ */
+import type { Database } from "bun:sqlite";
+import { SearchClass, isZerodbTool, turnClass } from "../../search/classify.ts";
+import { indexText } from "../../search/text.ts";
+
+/** Adds a row's text to the word index. */
+export function indexRow(db: Database, lsn: number, text: string): void {
+  db.query("INSERT INTO words (rowid, body) VALUES (?, ?)").run(lsn, indexText(text));
+}
+
+/** Removes a row from the word index: FTS5 needs the very tokens it indexed, so the index text is recomputed. */
+export function unindexRow(db: Database, lsn: number, text: string): void {
+  db.query("INSERT INTO words (words, rowid, body) VALUES ('delete', ?, ?)").run(lsn, indexText(text));
+}
+
+/** The search class of a row about to be written, from its kind and its data (role, meta). */
+export function rowClass(kind: string, data: string | null): SearchClass {
+  if (kind === "link") return SearchClass.link;
+  if (kind !== "turn" || data === null) return SearchClass.note;
+  const d = JSON.parse(data) as { role: string; meta?: Record<string, unknown> };
+  return turnClass(d.role, d.meta);
+}
+
+/** Progress of a rebuild: rows done of rows in all. */
+export type RebuildProgress = (done: number, total: number) => void;
+
+/**
+ * Indexes every live row with text and sets every row's class, in LSN order.
+ * A captured tool result whose call was one of zerodb's own tools (known by
+ * the tool_use id the call's meta lists) is noise, so a rebuilt store never
+ * finds its own earlier search results.
+ */
+export function rebuildIndex(db: Database, onProgress?: RebuildProgress): number {
+  const total = (db.query("SELECT count(*) AS n FROM tape WHERE text IS NOT NULL AND forgotten_by IS NULL").get() as { n: number }).n;
+  const rows = db.query("SELECT lsn, tenant, kind, text, data FROM tape WHERE text IS NOT NULL AND forgotten_by IS NULL ORDER BY lsn").iterate() as IterableIterator<{
+    lsn: number;
+    tenant: string;
+    kind: string;
+    text: string;
+    data: string | null;
+  }>;
+  const insert = db.query("INSERT INTO words (rowid, body) VALUES (?, ?)");
+  const setClass = db.query("UPDATE tape SET sclass = ? WHERE lsn = ?");
+  const zerodbCalls = new Set<string>();
+  let done = 0;
+  for (const r of rows) {
+    insert.run(r.lsn, indexText(r.text));
+    let cls = rowClass(r.kind, r.data);
+    if (r.kind === "turn" && r.data !== null) cls = legacyZerodbClass(r.tenant, r.data, cls, zerodbCalls);
+    if (cls !== SearchClass.note) setClass.run(cls, r.lsn);
+    done++;
+    if (onProgress && done % 5000 === 0) onProgress(done, total);
+  }
+  onProgress?.(done, total);
+  return done;
+}
+
+/** Marks the captured results of zerodb's own tool calls as noise (calls precede their results on the tape). */
+function legacyZerodbClass(tenant: string, data: string, cls: SearchClass, zerodbCalls: Set<string>): SearchClass {
+  const meta = (JSON.parse(data) as { meta?: Record<string, unknown> }).meta;
+  const ids = Array.isArray(meta?.tool_use_ids) ? meta.tool_use_ids.filter((x): x is string => typeof x === "string") : [];
+  if (ids.length === 0) return cls;
+  const tools = Array.isArray(meta?.tools) ? meta.tools : [];
+  if (tools.some(isZerodbTool)) {
+    for (const id of ids) zerodbCalls.add(`${tenant}\u0000${id}`);
+    return SearchClass.noise;
+  }
+  return ids.some((id) => zerodbCalls.has(`${tenant}\u0000${id}`)) ? SearchClass.noise : cls;
+}
