@@ -7,29 +7,70 @@ import type { Alternative, Term } from "./query.ts";
 import { indexText } from "./text.ts";
 import { type Token, tokenize } from "./tokens.ts";
 
-/** How often each term occurs in a text, and how many tokens the text has. */
+/** How often each term occurs in a text, how many tokens it has, and how close together its terms lie. */
 export interface Counts {
   tf: number[];
   length: number;
+  /** The largest share of the query's weight found within NEAR_TOKENS consecutive tokens (0..1). */
+  near: number;
 }
 
-/** Counts every term in a text. */
-export function countTerms(terms: readonly Term[], text: string): Counts {
+/** Tokens that count as "close together" (about a sentence). */
+export const NEAR_TOKENS = 16;
+
+/** Counts every term in a text; `weights` (each term's idf) weigh the nearness. */
+export function countTerms(terms: readonly Term[], text: string, weights: readonly number[]): Counts {
   const tokens = tokenize(indexText(text));
   const stems = tokens.map((t) => t.stem);
-  return { tf: terms.map((term) => term.alternatives.reduce((n, alt) => n + occurrences(alt, stems), 0)), length: tokens.length };
+  const hits: { pos: number; term: number }[] = [];
+  const tf = terms.map((term, ti) => {
+    let n = 0;
+    for (const alt of term.alternatives) {
+      for (const pos of occurrences(alt, stems)) {
+        hits.push({ pos, term: ti });
+        n++;
+      }
+    }
+    return n;
+  });
+  return { tf, length: tokens.length, near: nearness(hits, weights) };
 }
 
-/** Occurrences of one alternative (a run of stems, the last possibly a prefix) in a list of stems. */
-function occurrences(alt: Alternative, stems: string[]): number {
+/** The most weight of distinct terms inside any window of NEAR_TOKENS tokens, as a share of all. */
+function nearness(hits: { pos: number; term: number }[], weights: readonly number[]): number {
+  const all = weights.reduce((s, w) => s + w, 0);
+  if (hits.length === 0 || all <= 0) return 0;
+  hits.sort((a, b) => a.pos - b.pos);
+  const inWindow = new Map<number, number>();
+  let weight = 0;
+  let best = 0;
+  for (let a = 0, b = 0; b < hits.length; b++) {
+    const t = hits[b]!.term;
+    const c = inWindow.get(t) ?? 0;
+    if (c === 0) weight += weights[t] ?? 0;
+    inWindow.set(t, c + 1);
+    while (hits[b]!.pos - hits[a]!.pos >= NEAR_TOKENS) {
+      const u = hits[a]!.term;
+      const left = inWindow.get(u)! - 1;
+      inWindow.set(u, left);
+      if (left === 0) weight -= weights[u] ?? 0;
+      a++;
+    }
+    if (weight > best) best = weight;
+  }
+  return Math.min(1, best / all);
+}
+
+/** Start positions of one alternative (a run of stems, the last possibly a prefix) in a list of stems. */
+function occurrences(alt: Alternative, stems: string[]): number[] {
   const k = alt.stems.length;
-  let n = 0;
+  const out: number[] = [];
   for (let i = 0; i + k <= stems.length; i++) {
     let ok = true;
     for (let j = 0; j < k && ok; j++) ok = matchesStem(alt, j, stems[i + j]!);
-    if (ok) n++;
+    if (ok) out.push(i);
   }
-  return n;
+  return out;
 }
 
 function matchesStem(alt: Alternative, j: number, stem: string): boolean {

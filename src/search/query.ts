@@ -8,7 +8,7 @@
  */
 import { invalid } from "../errors.ts";
 import { isStopword } from "./stopwords.ts";
-import { indexBody, indexParts } from "./text.ts";
+import { hasCjk, indexBody, indexParts } from "./text.ts";
 import { stem, words } from "./tokens.ts";
 
 /** One way a term can occur: a run of consecutive tokens, the last one possibly a prefix. */
@@ -95,6 +95,10 @@ function wordTerms(piece: string, star: boolean): Term[] {
   const out: Term[] = [];
   for (const [i, w] of parts.entries()) {
     const prefix = star && i === parts.length - 1;
+    if (hasCjk(w) && !prefix) {
+      out.push(...cjkTerms(w));
+      continue;
+    }
     const alt = alternativeOf(w, prefix);
     if (!alt) continue;
     const alternatives = [alt];
@@ -106,6 +110,26 @@ function wordTerms(piece: string, star: boolean): Term[] {
     out.push({ text: prefix ? `${shown}*` : shown, kind: prefix ? "prefix" : alt.tokens.length > 1 ? "phrase" : "word", stopword: isStop, alternatives });
   }
   return out;
+}
+
+/**
+ * A run of CJK text is a sentence without spaces, not one word: each bigram
+ * in it is a term of its own (`決済イベント` finds a turn saying `決済` and
+ * `イベント` apart), so a question in Japanese or Chinese works as one in
+ * English does, the turns holding more of it ranking first.
+ */
+function cjkTerms(run: string): Term[] {
+  const alt = alternativeOf(run, false);
+  if (!alt) return [];
+  return alt.tokens.map((tok) => {
+    const one = alternativeOf(tok, false)!;
+    return { text: tok.length === 2 ? tok : tok, kind: "word" as const, stopword: isCjkStop(tok), alternatives: [one] };
+  });
+}
+
+/** Bigrams made only of kana particles and endings (の, は, でし...) say nothing of what is asked. */
+function isCjkStop(tok: string): boolean {
+  return /^[\p{Script=Hiragana}ー]+$/u.test(tok) || /^[的了是吗呢在和么]+$/u.test(tok);
 }
 
 /** The piece's own spelling of a folded word (camelCase is only visible before folding). */

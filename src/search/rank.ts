@@ -39,8 +39,13 @@ const CLASS_PRIOR: Record<number, number> = {
   [SearchClass.noise]: -0.1,
 };
 
-/** The final score of a record: share of the query's weight it holds, then BM25 (squashed below one step), then its kind. */
-export function score(opts: { share: number; bm25: number; cls: number }): number {
+/**
+ * The final score of a record: the share of the query's weight it holds,
+ * and how much of it lies close together (a sentence that says it, rather
+ * than a long log that holds the words by chance); then BM25, squashed below
+ * one step; then its kind.
+ */
+export function score(opts: { share: number; near: number; bm25: number; cls: number }): number {
   const squashed = opts.bm25 / (opts.bm25 + 4);
-  return opts.share * 2 + squashed * 0.5 + (CLASS_PRIOR[opts.cls] ?? 0);
+  return opts.share * 2 + opts.near * 1 + squashed * 0.5 + (CLASS_PRIOR[opts.cls] ?? 0);
 }

@@ -26,10 +26,19 @@ const CJK_RUN = new RegExp(`[${CJK}]+`, "gu");
 const CJK_ONE = new RegExp(`[${CJK}]`, "u");
 /** A letter or digit directly beside a CJK character: a boundary unicode61 would not see. */
 const CJK_EDGE = new RegExp(`(?<=[${CJK}])(?=[\\p{L}\\p{N}])(?![${CJK}])|(?<=[\\p{L}\\p{N}])(?<![${CJK}])(?=[${CJK}])`, "gu");
-/** Identifier-like words that have inner parts: a lower-to-upper or letter-to-digit step. */
-const COMPOUND = /[\p{L}\p{N}]*(?:\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L})[\p{L}\p{N}]*/gu;
+/** A word: letters and digits (matched linearly; a 3 MiB run of one letter costs one pass). */
+const WORD = /[\p{L}\p{N}]+/gu;
+/** An inner step that splits an identifier: lower to upper, an acronym's end, letter to digit or back. */
+const STEP = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u;
+/** Longer words are not identifiers (base64, hashes, runs of one letter): not split. */
+const IDENTIFIER_MAX = 64;
 const PART = /\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})|\p{N}+|\p{L}+/gu;
 const ESCAPE = /\\(?:u([0-9a-fA-F]{4})|([nrtbf])|(["\\/]))/g;
+
+/** True when a text holds a CJK character. */
+export function hasCjk(text: string): boolean {
+  return CJK_ONE.test(text);
+}
 
 /** The text to index for `text`: its body, then a line of extra tokens (CJK characters, identifier parts). */
 export function indexText(text: string): string {
@@ -47,14 +56,16 @@ export function indexParts(text: string): { body: string; extra: string } {
   const decoded = decodeJsonLines(text);
   const extra: string[] = [];
   let out = decoded.includes("\\") ? decoded.replace(ESCAPE, unescapeOne) : decoded;
-  for (const m of out.matchAll(COMPOUND)) {
-    const parts = m[0].match(PART);
+  for (const m of out.matchAll(WORD)) {
+    const word = m[0];
+    if (word.length > IDENTIFIER_MAX || !STEP.test(word)) continue;
+    const parts = word.match(PART);
     if (parts && parts.length > 1) extra.push(parts.join(" "));
   }
   if (CJK_ONE.test(out)) {
     out = out.replace(CJK_EDGE, " ").replace(CJK_RUN, (run) => {
       const chars = Array.from(run);
-      extra.push(...chars);
+      for (const c of chars) extra.push(c);
       if (chars.length === 1) return ` ${run} `;
       const grams: string[] = [];
       for (let i = 0; i + 1 < chars.length; i++) grams.push(chars[i]! + chars[i + 1]!);

@@ -18,7 +18,8 @@ export interface Token {
 }
 
 const TOKEN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
-const MARKS = /\p{M}+/gu;
+/** Combining diacritical marks (U+0300–U+036F): what remove_diacritics takes off Latin letters; kana voicing marks stay. */
+const MARKS = /[\u0300-\u036f]+/g;
 const ASCII_WORD = /^[a-z0-9]+$/;
 
 /** Lower case without diacritics, as remove_diacritics 2 folds it. */

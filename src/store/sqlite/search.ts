@@ -31,6 +31,18 @@ import { prefixRange } from "./_tape.ts";
 const CANDIDATES_PER_TERM = 500;
 /** Rows ranked in full (stage 2) beyond the hits asked for. */
 const POOL_MIN = 100;
+/** The best turns whose conversation neighbours are read (stage 3). */
+const CONTEXT_TOP = 20;
+/** Turns on each side of a turn that count as its neighbours. */
+const NEIGHBOURS = 3;
+/** Characters of a neighbour read for ranking. */
+const NEIGHBOUR_CHARS = 4096;
+/** How much of its best neighbour's score a turn gains. */
+const CONTEXT_WEIGHT = 0.5;
+/** BM25's average record length, in tokens (a typical captured turn; the tape keeps no running average). */
+const AVG_TOKENS = 80;
+/** A common term's frequency is counted up to this many rows (beyond it, every term weighs about the same). */
+const DF_BOUND = 20_000;
 /** Characters of a turn read for ranking and its snippet. */
 const WINDOW_CHARS = 16_384;
 
@@ -131,8 +143,8 @@ function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number,
     }
   }
   const total = liveCount(db, filter);
-  // A capped list says only "at least this many": such a term counts as common.
-  const idfs = holders.map((h, i) => idf(complete[i] ? h.size : Math.max(h.size, CANDIDATES_PER_TERM * 4), total));
+  // A capped list says only "at least this many": a common term's frequency is counted (up to a bound) in the whole index.
+  const idfs = holders.map((h, i) => idf(complete[i] ? h.size : Math.max(h.size, indexCount(db, exprs[i]!)), total));
 
   // Stage 1: the idf of the terms each row is known to hold, newest first among equals.
   const known = new Map<number, number>();
@@ -146,32 +158,35 @@ function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number,
     .map(([lsn]) => lsn);
 
   // Stage 2: read a bounded window of each and rank.
-  const rows = db
-    .query(
-      `SELECT lsn, kind, subject, data, sclass, bytes, substr(text, 1, ${WINDOW_CHARS}) AS win, length(text) AS len
-       FROM tape WHERE lsn IN (SELECT value FROM json_each(?))`,
-    )
-    .all(JSON.stringify(pool)) as PoolRow[];
-  const counted = rows.map((row) => {
-    const c = countTerms(terms, row.win);
-    // A term the index found in this row but beyond the window counts once.
-    const tf = c.tf.map((f, i) => (f === 0 && holders[i]!.has(row.lsn) ? 1 : f));
-    // Length in tokens, extrapolated from the window for a long turn.
-    const length = row.len > row.win.length ? (c.length * row.len) / Math.max(1, row.win.length) : c.length;
-    return { row, tf, length };
-  });
-  const avg = counted.reduce((s, c) => s + c.length, 0) / Math.max(1, counted.length);
-  const weightAll = idfs.reduce((s, x) => s + x, 0);
-  const ranked = counted
-    .map(({ row, tf, length }) => {
-      const held = tf.map((f) => f > 0);
-      const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / weightAll;
-      return { row, tf, held, s: score({ share, bm25: bm25(tf, idfs, length, avg), cls: row.sclass }) };
-    })
-    .filter((r) => !allWords || r.held.every(Boolean))
-    .sort((a, b) => b.s - a.s || b.row.lsn - a.row.lsn)
+  const scorer = rowScorer(terms, idfs, holders);
+  const scored = new Map<number, Scored>();
+  for (const row of windows(db, pool, WINDOW_CHARS)) scored.set(row.lsn, scorer(row));
+  // Stage 3: a turn is read in its conversation. The best turns' neighbours are scored too, and each
+  // turn gains from its best neighbour: the answer that follows a question holding the query's words.
+  const top = [...scored.values()].filter((r) => r.s > 0 && r.row.kind === "turn").sort(byScore).slice(0, CONTEXT_TOP);
+  const context = new Map<number, number>();
+  const lift = (lsn: number, by: number) => context.set(lsn, Math.max(context.get(lsn) ?? 0, by));
+  for (const r of top) {
+    const near = neighbours(db, filter, r.row);
+    const fresh = near.filter((lsn) => !scored.has(lsn));
+    for (const row of windows(db, fresh, NEIGHBOUR_CHARS)) scored.set(row.lsn, scorer(row));
+    for (const lsn of near) {
+      const other = scored.get(lsn)!;
+      lift(lsn, r.own);
+      lift(r.row.lsn, other.own);
+    }
+  }
+  const ranked = [...scored.values()]
+    .filter((r) => r.own > 0 && (!allWords || r.held.every(Boolean)))
+    .map((r) => ({ ...r, s: r.own + CONTEXT_WEIGHT * (context.get(r.row.lsn) ?? 0) }))
+    .sort(byScore)
     .slice(0, limit);
   return ranked.map(({ row, held, s }) => toHit(row, terms, idfs, held, s));
+}
+
+/** Rows of the whole index holding an expression, counted up to DF_BOUND (a cheap scan of its doclist). */
+function indexCount(db: Database, expr: string): number {
+  return (db.query(`SELECT count(*) AS n FROM (SELECT 1 FROM words WHERE words MATCH ? LIMIT ${DF_BOUND})`).get(expr) as { n: number }).n;
 }
 
 /** Records a search could find for this filter's tenant (idf's N): turns and links, cheaply. */
@@ -179,6 +194,59 @@ function liveCount(db: Database, filter: Filter): number {
   const tenant = filter.params[0] as string;
   const r = db.query("SELECT coalesce(sum(turns), 0) AS n FROM sessions WHERE tenant = ?").get(tenant) as { n: number };
   return Math.max(1, r.n);
+}
+
+/** A row with its own score (zero when it holds no query word) and the words it holds. */
+interface Scored {
+  row: PoolRow;
+  held: boolean[];
+  own: number;
+  s: number;
+}
+
+function byScore(a: Scored, b: Scored): number {
+  return b.s - a.s || b.row.lsn - a.row.lsn;
+}
+
+/** Scores rows by src/search/rank.ts: terms counted in each row's window, the index's word for what lies beyond it. */
+function rowScorer(terms: Term[], idfs: number[], holders: Set<number>[]): (row: PoolRow) => Scored {
+  const weightAll = idfs.reduce((s, x) => s + x, 0);
+  return (row) => {
+    const c = countTerms(terms, row.win, idfs);
+    // A term the index found in this row but beyond the window counts once.
+    const tf = c.tf.map((f, i) => (f === 0 && holders[i]!.has(row.lsn) ? 1 : f));
+    // Length in tokens, extrapolated from the window for a long turn.
+    const length = row.len > row.win.length ? (c.length * row.len) / Math.max(1, row.win.length) : c.length;
+    const held = tf.map((f) => f > 0);
+    const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / weightAll;
+    const own = share > 0 ? score({ share, near: c.near, bm25: bm25(tf, idfs, length, AVG_TOKENS), cls: row.sclass }) : 0;
+    return { row, held, own, s: own };
+  };
+}
+
+/** Rows by LSN with the first `chars` characters of their text. */
+function windows(db: Database, lsns: number[], chars: number): PoolRow[] {
+  if (lsns.length === 0) return [];
+  return db
+    .query(
+      `SELECT lsn, kind, subject, data, sclass, bytes, substr(text, 1, ${chars}) AS win, length(text) AS len
+       FROM tape WHERE lsn IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(lsns)) as PoolRow[];
+}
+
+/** The live turns just before and after a turn in its session that the filter admits. */
+function neighbours(db: Database, filter: Filter, row: PoolRow): number[] {
+  const q = (op: string, order: string) =>
+    (
+      db
+        .query(
+          `SELECT t.lsn FROM tape t WHERE t.kind = 'turn' AND t.subject = ? AND t.lsn ${op} ? AND t.text IS NOT NULL AND ${filter.sql}
+           ORDER BY t.lsn ${order} LIMIT ${NEIGHBOURS}`,
+        )
+        .values(row.subject, row.lsn, ...filter.params) as [number][]
+    ).map((r) => r[0]);
+  return [...q("<", "DESC"), ...q(">", "ASC")];
 }
 
 function toHit(row: PoolRow, terms: Term[], idfs: number[], held: boolean[], s: number): SearchHit {

@@ -1,0 +1,101 @@
+/** The query parser (DESIGN.md 11, "Query"): what a person types becomes terms, never FTS5 syntax, never an internal error. */
+import { describe, expect, test } from "bun:test";
+import { ZeroDbError } from "../../src/errors.ts";
+import { MAX_TERMS, ftsOf, parseQuery } from "../../src/search/query.ts";
+import { openSqliteStore } from "../../src/store/sqlite/store.ts";
+import { tempDir } from "../helpers.ts";
+
+const terms = (q: string) => parseQuery(q).terms.map((t) => t.text);
+const fts = (q: string) => parseQuery(q).terms.map(ftsOf);
+
+describe("parseQuery", () => {
+  test("stopwords are dropped from a question, kept when nothing else is left", () => {
+    expect(terms("why did we turn off the retry in the upload client?")).toEqual(["turn", "off", "retry", "upload", "client"]);
+    expect(terms("what is it")).toEqual(["what", "is", "it"]);
+    expect(parseQuery("what is the deploy key").all.map((t) => t.text)).toEqual(["what", "is", "the", "deploy", "key"]);
+  });
+
+  test("quoted phrases and prefixes keep their meaning", () => {
+    expect(fts('"staging deploy" time*')).toEqual(['"staging deploy"', '"time"*']);
+    expect(parseQuery('"staging deploy"').terms[0]!.kind).toBe("phrase");
+    expect(parseQuery("deplo*").terms[0]!.kind).toBe("prefix");
+    // An unclosed quote runs to the end; an empty phrase is nothing.
+    expect(fts('"open quote')).toEqual(['"open quote"']);
+    expect(fts('"" deploy')).toEqual(['"deploy"']);
+  });
+
+  test("identifiers: joined parts are a phrase, camelCase also finds its parts written apart", () => {
+    expect(fts("upload_retry_count")).toEqual(['"upload retry count"']);
+    expect(fts("uploadRetryCount")).toEqual(['("uploadretrycount" OR "upload retry count")']);
+    expect(terms("uploadRetryCount")).toEqual(["uploadRetryCount"]);
+  });
+
+  test("CJK text: each bigram is a term, kana-only bigrams are stopwords", () => {
+    expect(fts("天気")).toEqual(['"天気"']);
+    expect(fts("都")).toEqual(['"都"']);
+    expect(terms("署名検証")).toEqual(["署名", "名検", "検証"]);
+    expect(terms("署名の検証")).toEqual(["署名", "名の", "の検", "検証"]);
+  });
+
+  test("FTS5 operators, column filters and punctuation in user text are plain words", () => {
+    expect(fts("deploy AND key")).toEqual(['"deploy"', '"key"']);
+    expect(fts("NEAR(x y) col:x ^start -not +plus")).toEqual(['"near"', '"x"', '"y"', '"col x"', '"start"', '"not"', '"plus"']);
+    expect(fts('find "x""y"')).toEqual(['"find"', '"x"', '"y"']);
+  });
+
+  test("no word at all is invalid_input naming the query", () => {
+    for (const q of ["", "   ", "!!! ??? ...", "* ** ***", '""', "\u0000\u0001\u007f"]) {
+      let err: unknown;
+      try {
+        parseQuery(q);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, JSON.stringify(q)).toBeInstanceOf(ZeroDbError);
+      expect((err as ZeroDbError).code).toBe("invalid_input");
+      expect((err as ZeroDbError).field).toBe("query");
+    }
+  });
+
+  test("10,000 words and control characters: bounded, no error", () => {
+    const long = Array.from({ length: 10_000 }, (_, i) => `w${i}`).join(" ");
+    expect(parseQuery(long).terms.length).toBe(MAX_TERMS);
+    expect(terms("deploy\u0000key\u001b[31m")).toEqual(["deploy", "key", "31m"]);
+    // Repeated words are one term.
+    expect(terms("deploy deploy Deploy")).toEqual(["deploy"]);
+  });
+});
+
+describe("search never fails on what a user types", () => {
+  test("hostile queries answer with hits or none, never an internal error", async () => {
+    using dir = tempDir();
+    const store = openSqliteStore(dir.path);
+    const m = store.memory("local");
+    await m.append({ session: "s", entries: [{ role: "note", content: 'deploy key "quoted" NEAR(a b) col:x 東京 uploadRetryCount' }] });
+    const queries = [
+      "deploy AND key",
+      "NEAR(a b)",
+      '"unclosed',
+      "col:x",
+      "^deploy",
+      "a OR b NOT c",
+      "(((deploy",
+      "deploy*key",
+      "*deploy",
+      "東京*",
+      "\u0000deploy\u0001",
+      Array.from({ length: 400 }, (_, i) => (i % 7 === 0 ? "deploy" : `x${i}`)).join(" "),
+      "the the the",
+    ];
+    for (const q of queries) {
+      const r = await m.search({ query: q, limit: 5 });
+      expect(Array.isArray(r.hits), q.slice(0, 40)).toBe(true);
+    }
+    expect((await m.search({ query: "deploy AND key" })).hits).toHaveLength(1);
+    expect((await m.search({ query: "the the the" })).hits).toEqual([]);
+    // 10,000 words pass the query's 4 KiB limit: a typed error naming the field.
+    const huge = Array.from({ length: 10_000 }, (_, i) => `w${i}`).join(" ");
+    expect(m.search({ query: huge })).rejects.toMatchObject({ code: "too_large", field: "query" });
+    store.close();
+  });
+});
