@@ -28,3 +28,16 @@ export function byteProgress(label: string, total: number | undefined, opts: { m
     },
   };
 }
+
+/** Reports records done of a total on stderr when it is a TTY (a migration rebuilding the search index). */
+export function countProgress(): (what: string, done: number, total: number) => void {
+  if (process.stderr.isTTY !== true) return () => {};
+  let last = 0;
+  return (what, done, total) => {
+    const now = performance.now();
+    if (done < total && now - last < 200) return;
+    last = now;
+    const line = `zerodb: ${what}: ${done.toLocaleString("en-US")} / ${total.toLocaleString("en-US")} records`;
+    process.stderr.write(done >= total ? `\r${line}\u001b[K\n` : `\r${line}\u001b[K`);
+  };
+}

@@ -10,6 +10,8 @@ import { tokenize } from "./tokens.ts";
 
 /** Characters of context a snippet shows. */
 export const SNIPPET_CHARS = 240;
+/** Matches looked at when choosing where the snippet goes. */
+const MAX_HITS = 256;
 
 /**
  * The snippet of `text` (a window of the turn, from its start; `more` when
@@ -22,6 +24,8 @@ export function snippet(text: string, terms: readonly Term[], weights: readonly 
   for (const tok of tokens) {
     const i = terms.findIndex((t) => tokenMatches(t, tok));
     if (i >= 0) hits.push({ start: tok.start, end: tok.end, term: i });
+    // Enough to choose a place: a window full of matches needs no more.
+    if (hits.length >= MAX_HITS) break;
   }
   let from = 0;
   if (hits.length > 0) {

@@ -172,8 +172,9 @@ function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number,
     for (const row of windows(db, fresh, NEIGHBOUR_CHARS)) scored.set(row.lsn, scorer(row));
     for (const lsn of near) {
       const other = scored.get(lsn)!;
-      lift(lsn, r.own);
-      lift(r.row.lsn, other.own);
+      // What a neighbour adds beyond the turn's own match: two turns saying the same lift neither.
+      lift(lsn, r.own - other.own);
+      lift(r.row.lsn, other.own - r.own);
     }
   }
   const ranked = [...scored.values()]

@@ -1,0 +1,65 @@
+/** The index text and its tokens (DESIGN.md 11, "Index"): what a person reads, near forms, CJK, identifiers. */
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { indexText } from "../../src/search/text.ts";
+import { tokenize } from "../../src/search/tokens.ts";
+
+const words = (s: string) => tokenize(indexText(s)).map((t) => t.folded);
+
+describe("indexText", () => {
+  test("a tool input is indexed as its decoded strings, not JSON: no 'n' glued onto the next word", () => {
+    const content = '[tool_use Bash]\n{"command":"ls -la\\nImportant: check \\"quoted\\" caf\\u00e9","description":"List files"}';
+    const w = words(content);
+    expect(w).toContain("important");
+    expect(w).not.toContain("nimportant");
+    expect(w).toContain("cafe");
+    expect(w).toContain("quoted");
+    // Keys are structure, not what was said.
+    expect(w).not.toContain("command");
+    expect(w).not.toContain("description");
+  });
+
+  test("escapes left in text that is not a whole JSON line are decoded too", () => {
+    expect(words('partial {"a":"one\\ntwo')).toEqual(["partial", "a", "one", "two"]);
+  });
+
+  test("CJK runs become bigrams (and single characters after the text)", () => {
+    expect(indexText("東京都の天気")).toBe(" 東京 京都 都の の天 天気 \n東 京 都 の 天 気");
+    expect(words("Bun環境")).toEqual(["bun", "環境", "環", "境"]);
+  });
+
+  test("identifiers are indexed whole and by their parts; long runs are not split", () => {
+    expect(words("uploadRetryCount HTTPServer http2")).toEqual(["uploadretrycount", "httpserver", "http2", "upload", "retry", "count", "http", "server", "http", "2"]);
+    expect(words(`a${"B".repeat(100)}c`)).toHaveLength(1);
+  });
+
+  test("a 3 MiB run of one letter, of CJK or of brackets is indexed (linear work, no stack overflow)", () => {
+    for (const s of ["x".repeat(3 << 20), "東".repeat(1 << 19), "[".repeat(1 << 20), "aB".repeat(1 << 20)]) expect(indexText(s).length).toBeGreaterThan(0);
+  });
+});
+
+describe("tokens agree with SQLite's porter unicode61 remove_diacritics 2", () => {
+  // (SQLite also stems words with non-ASCII letters, "straße" to "straß"; ours leaves them whole. That
+  // only changes how a hit counts such a word, not whether the index finds it.)
+  test("the JavaScript stems are the index's terms, for near forms and diacritics", () => {
+    const text =
+      "reconnect Reconnected reconnecting permission permissions keys key deployed deploying deployment timeouts configuration " +
+      "generalization relational conditional running flies dying agreed happily sensational university caresses ponies " +
+      "naïve café Ångström résumé über 東京 イベント 123abc abc123 v2 x86_64";
+    const db = new Database(":memory:");
+    db.run("CREATE VIRTUAL TABLE w USING fts5 (b, content = '', tokenize = 'porter unicode61 remove_diacritics 2')");
+    db.run("CREATE VIRTUAL TABLE v USING fts5vocab (w, 'row')");
+    db.query("INSERT INTO w (rowid, b) VALUES (1, ?)").run(text);
+    const sqlite = (db.query("SELECT term FROM v ORDER BY term").all() as { term: string }[]).map((r) => r.term);
+    const ours = [...new Set(tokenize(text).map((t) => t.stem))].sort();
+    expect(ours).toEqual(sqlite);
+    db.close();
+  });
+
+  test("near forms share a stem", () => {
+    const stemOf = (w: string) => tokenize(w)[0]!.stem;
+    expect(stemOf("reconnect")).toBe(stemOf("Reconnected"));
+    expect(stemOf("permission")).toBe(stemOf("permissions"));
+    expect(stemOf("keys")).toBe(stemOf("key"));
+  });
+});
