@@ -147,5 +147,14 @@ test("a real claude -p session that remembers and searches: zerodb's own output 
     expect(["prompt", "reply", "tool_call", "tool_result", "system"]).toContain(t.meta.kind);
     if (t.meta.noise === "bookkeeping") expect(t.meta.kind).toBe("system");
   }
+  // The next search for the note finds the note first and never zerodb's own echoes of it (DESIGN.md 11, "Noise").
+  const noise = new Set(turns.filter((t) => t.meta.noise !== undefined).map((t) => t.lsn));
+  const found = await runJson<{ hits: { lsn: number; role: string; snippet: string }[] }>(["search", "quokka-7", "rotates"], { home: dir.path });
+  expect(found.hits.length).toBeGreaterThan(0);
+  expect(found.hits[0]!.role).toBe("note");
+  expect(found.hits[0]!.snippet).toContain("[quokka]-[7]");
+  expect(found.hits.filter((h) => noise.has(h.lsn))).toEqual([]);
+  const everything = await runJson<{ hits: { lsn: number }[] }>(["search", "quokka-7", "rotates", "--include-noise"], { home: dir.path });
+  expect(everything.hits.map((h) => h.lsn)).toContain(results[1]!.lsn);
   expect(await logLines(dir.path)).toEqual([]);
 }, 120_000);

@@ -123,7 +123,7 @@ describe("regressions found by the door fuzz", () => {
     const r = await runZ(["hook", "claude-code"], { home: box.path, stdin: event });
     expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 0, stdout: "", stderr: "" });
     expect(existsSync(join(box.path, "zerodb", "logs", "capture.log"))).toBe(false);
-    const hits = await runJson<{ hits: unknown[] }>(["search", "after deep line"], { home: box.path });
+    const hits = await runJson<{ hits: unknown[] }>(["search", "\"after the deep line\""], { home: box.path });
     expect(hits.hits).toHaveLength(1);
   });
 
