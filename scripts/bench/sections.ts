@@ -12,5 +12,6 @@ export const SECTIONS: (() => Promise<Section>)[] = [
   () => load(import("./startup.ts")),
   () => load(import("./hook.ts")),
   () => load(import("./peers.ts")),
+  () => load(import("./search.ts")),
   () => load(import("./recall.ts")),
 ];

@@ -21,7 +21,7 @@ export interface Target {
 
 const ZERODB_10K = "@10,000: zerodb mcp";
 
-/** Every target of issue 8, in the order the summary prints them. */
+/** Every target of issue 8, then of issue 13 (search), in the order the summary prints them. */
 export const TARGETS: Target[] = [
   { what: "MCP writes @10k vs reference server", figure: [`peers: writes ${ZERODB_10K}`], on: "ratio", op: ">=", limit: 40, wanted: "≥ 40×" },
   { what: "MCP writes @10k vs raw fsync rate", figure: ["peers: writes @10,000 beside raw fsync: zerodb mcp"], on: "ratio", op: ">=", limit: 0.5, wanted: "≥ 0.5×" },
@@ -33,6 +33,15 @@ export const TARGETS: Target[] = [
   { what: "durable single-entry appends vs raw fsync", figure: ["store: append durable single-entry"], on: "ratio", op: ">=", limit: 0.8, wanted: "≥ 0.8×" },
   { what: "appends in batches of 64", figure: ["store: append batches of 64"], on: "value", op: ">=", limit: 50_000, wanted: "≥ 50,000/s" },
   { what: "search p95 @1M turns, in-process", figure: ["store: search planted word @1,000,000 p95"], on: "value", op: "<", limit: 10, wanted: "< 10 ms" },
+  { what: "6-word question p95 @100k, in-process", figure: ["search: 6-word question @100,000 p95"], on: "value", op: "<", limit: 10, wanted: "< 10 ms" },
+  { what: "6-word question p95 @1M, in-process", figure: ["search: 6-word question @1,000,000 p95"], on: "value", op: "<", limit: 30, wanted: "< 30 ms" },
+  { what: "search matching one 3 MiB turn p95", figure: ["search: search matching one 3 MiB turn p95"], on: "value", op: "<", limit: 50, wanted: "< 50 ms" },
+  { what: "index build during migration", figure: ["search: index build (migration) @100,000"], on: "value", op: ">=", limit: 20_000, wanted: "≥ 20,000/s" },
+  // Quality on the labelled set, judged on its held-out part only (scripts/bench/recall/queries.ts).
+  { what: "recall@10 keywords (held out)", figure: ["recall: recall@10 keywords heldout"], on: "value", op: ">=", limit: 0.95, wanted: "≥ 0.95" },
+  { what: "recall@10 questions (held out)", figure: ["recall: recall@10 questions heldout"], on: "value", op: ">=", limit: 0.9, wanted: "≥ 0.9" },
+  { what: "recall@10 paraphrases (held out)", figure: ["recall: recall@10 paraphrases heldout"], on: "value", op: ">=", limit: 0.6, wanted: "≥ 0.6" },
+  { what: "queries with no result (all)", figure: ["recall: empty results all styles all"], on: "value", op: "<=", limit: 0, wanted: "= 0" },
 ];
 
 /** A target's outcome. */

@@ -5,7 +5,7 @@
  */
 import type { Alternative, Term } from "./query.ts";
 import { indexText } from "./text.ts";
-import { type Token, tokenize } from "./tokens.ts";
+import { type Token, fold, stem, tokenize } from "./tokens.ts";
 
 /** How often each term occurs in a text, how many tokens it has, and how close together its terms lie. */
 export interface Counts {
@@ -18,8 +18,72 @@ export interface Counts {
 /** Tokens that count as "close together" (about a sentence). */
 export const NEAR_TOKENS = 16;
 
-/** Counts every term in a text; `weights` (each term's idf) weigh the nearness. */
+/** Characters that count as "close together" when positions are characters (the fast path). */
+const NEAR_CHARS = 100;
+
+/**
+ * Counts every term in a text; `weights` (each term's idf) weigh the nearness.
+ * A query of single words (the usual case) is counted by one regular
+ * expression over the text, checking each candidate word's stem, which is
+ * several times cheaper than tokenizing the whole window; phrases take the
+ * token path.
+ */
 export function countTerms(terms: readonly Term[], text: string, weights: readonly number[]): Counts {
+  const fast = fastMatcher(terms);
+  return fast ? fast(text, weights) : countTokens(terms, text, weights);
+}
+
+const ESCAPES = /\\[nrt]/g;
+const matchers = new WeakMap<readonly Term[], ((text: string, weights: readonly number[]) => Counts) | null>();
+
+/** A counter by regular expression for terms that are all single words (or prefixes), or null. */
+function fastMatcher(terms: readonly Term[]): ((text: string, weights: readonly number[]) => Counts) | null {
+  const known = matchers.get(terms);
+  if (known !== undefined) return known;
+  let made: ((text: string, weights: readonly number[]) => Counts) | null = null;
+  if (terms.every((t) => t.alternatives.every((a) => a.tokens.length === 1))) {
+    const patterns: string[] = [];
+    const checks: { term: number; alt: Alternative; cjk: boolean }[] = [];
+    terms.forEach((term, i) =>
+      term.alternatives.forEach((alt) => {
+        const tok = alt.tokens[0]!;
+        const cjk = /[^\x00-\u2e7f]/.test(tok) && !/[\p{Script=Latin}]/u.test(tok);
+        // Porter may change a word's end (deploy -> deploi): candidates share the word's and the stem's common start.
+        let k = 0;
+        while (k < tok.length && k < alt.stems[0]!.length && tok[k] === alt.stems[0]![k]) k++;
+        const start = escapeRegex(tok.slice(0, Math.max(k, 1)));
+        patterns.push(cjk ? `(${escapeRegex(tok)})` : `(?<![\\p{L}\\p{N}])(${start}[\\p{L}\\p{N}]*)`);
+        checks.push({ term: i, alt, cjk });
+      }),
+    );
+    const re = new RegExp(patterns.join("|"), "giu");
+    made = (text, weights) => {
+      const t = text.includes("\\") ? text.replace(ESCAPES, " ") : text;
+      const tf = terms.map(() => 0);
+      const hits: { pos: number; term: number }[] = [];
+      for (const m of t.matchAll(re)) {
+        const g = m.findIndex((x, j) => j > 0 && x !== undefined) - 1;
+        const c = checks[g]!;
+        if (!c.cjk) {
+          const st = stem(fold(m[g + 1]!));
+          if (c.alt.prefix ? !st.startsWith(c.alt.stems[0]!) : st !== c.alt.stems[0]) continue;
+        }
+        tf[c.term]!++;
+        hits.push({ pos: m.index, term: c.term });
+      }
+      return { tf, length: Math.max(1, Math.round(t.length / 6)), near: nearness(hits, weights, NEAR_CHARS) };
+    };
+  }
+  matchers.set(terms, made);
+  return made;
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+}
+
+/** Counts by tokenizing the text as the index does. */
+function countTokens(terms: readonly Term[], text: string, weights: readonly number[]): Counts {
   const tokens = tokenize(indexText(text));
   const stems = tokens.map((t) => t.stem);
   const hits: { pos: number; term: number }[] = [];
@@ -33,11 +97,11 @@ export function countTerms(terms: readonly Term[], text: string, weights: readon
     }
     return n;
   });
-  return { tf, length: tokens.length, near: nearness(hits, weights) };
+  return { tf, length: tokens.length, near: nearness(hits, weights, NEAR_TOKENS) };
 }
 
-/** The most weight of distinct terms inside any window of NEAR_TOKENS tokens, as a share of all. */
-function nearness(hits: { pos: number; term: number }[], weights: readonly number[]): number {
+/** The most weight of distinct terms inside any window of `span` positions, as a share of all. */
+function nearness(hits: { pos: number; term: number }[], weights: readonly number[], span: number): number {
   const all = weights.reduce((s, w) => s + w, 0);
   if (hits.length === 0 || all <= 0) return 0;
   hits.sort((a, b) => a.pos - b.pos);
@@ -49,7 +113,7 @@ function nearness(hits: { pos: number; term: number }[], weights: readonly numbe
     const c = inWindow.get(t) ?? 0;
     if (c === 0) weight += weights[t] ?? 0;
     inWindow.set(t, c + 1);
-    while (hits[b]!.pos - hits[a]!.pos >= NEAR_TOKENS) {
+    while (hits[b]!.pos - hits[a]!.pos >= span) {
       const u = hits[a]!.term;
       const left = inWindow.get(u)! - 1;
       inWindow.set(u, left);

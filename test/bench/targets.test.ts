@@ -1,5 +1,6 @@
 /** The bench's judging and formatting (issue 8): no timings here, only the logic that turns figures into verdicts. */
 import { describe, expect, test } from "bun:test";
+import { SECTIONS } from "../../scripts/bench/sections.ts";
 import type { Figure } from "../../scripts/bench/_lib.ts";
 import { fmtRatio } from "../../scripts/bench/report.ts";
 import { TARGETS, type Target, judge } from "../../scripts/bench/targets.ts";
@@ -28,9 +29,11 @@ describe("judge", () => {
     expect(judge(t, new Map([["s: p95", figure(Number.NaN)]])).outcome).toBe("missed");
   });
 
-  test("every target of issue 8 is in the table once", () => {
+  test("every target of issues 8 and 13 is in the table once, and each names a figure some section makes", async () => {
     expect(TARGETS.map((t) => t.what)).toHaveLength(new Set(TARGETS.map((t) => t.what)).size);
-    expect(TARGETS).toHaveLength(10);
+    expect(TARGETS).toHaveLength(18);
+    const sections = new Set((await Promise.all(SECTIONS.map((load) => load()))).map((s) => s.name));
+    for (const t of TARGETS) expect(sections.has(t.figure[0]!.split(":")[0]!), t.what).toBe(true);
   });
 });
 

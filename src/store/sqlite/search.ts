@@ -28,11 +28,11 @@ import type { SearchHit, SearchResult } from "../../schema/results.ts";
 import { prefixRange } from "./_tape.ts";
 
 /** Rows fetched per term, newest first; a term with fewer is complete. */
-const CANDIDATES_PER_TERM = 500;
+const CANDIDATES_PER_TERM = 300;
 /** Rows ranked in full (stage 2) beyond the hits asked for. */
-const POOL_MIN = 100;
+const POOL_MIN = 60;
 /** The best turns whose conversation neighbours are read (stage 3). */
-const CONTEXT_TOP = 20;
+const CONTEXT_TOP = 12;
 /** Turns on each side of a turn that count as its neighbours. */
 const NEIGHBOURS = 3;
 /** Characters of a neighbour read for ranking. */
@@ -44,7 +44,9 @@ const AVG_TOKENS = 80;
 /** A common term's frequency is counted up to this many rows (beyond it, every term weighs about the same). */
 const DF_BOUND = 20_000;
 /** Characters of a turn read for ranking and its snippet. */
-const WINDOW_CHARS = 16_384;
+const WINDOW_CHARS = 4096;
+/** Characters read for the snippet of a hit whose first window holds none of its words. */
+const SNIPPET_WINDOW_CHARS = 65_536;
 
 interface Filter {
   sql: string;
@@ -117,6 +119,8 @@ function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number,
   const exprs = terms.map(ftsOf);
   const holders: Set<number>[] = terms.map(() => new Set());
   const complete: boolean[] = [];
+  /** Rows known to hold some common term besides a rare one (stage 1 only). */
+  const alsoCommon = new Set<number>();
   if (allWords) {
     const rows = matching(db, filter, exprs.join(" AND "), Math.max(CANDIDATES_PER_TERM, limit * 4));
     for (const h of holders) for (const r of rows) h.add(r);
@@ -129,15 +133,16 @@ function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number,
     }
     const rare = exprs.filter((_, i) => complete[i] && holders[i]!.size > 0);
     const common = exprs.map((_, i) => i).filter((i) => !complete[i]);
-    if (rare.length > 0) {
-      // Which of the rare terms' rows also hold each common term: complete, and cheap (FTS5 intersects).
-      const anyRare = rare.length === 1 ? rare[0]! : `(${rare.join(" OR ")})`;
-      for (const i of common) for (const r of matching(db, filter, `${anyRare} AND ${exprs[i]}`, CANDIDATES_PER_TERM * rare.length)) holders[i]!.add(r);
+    if (rare.length > 0 && common.length > 0) {
+      // Which of the rare terms' rows also hold a common term: one indexed query (FTS5 intersects the
+      // doclists). Such a row is credited with the least common of them here; stage 2 counts exactly.
+      const anyOf = (xs: string[]) => (xs.length === 1 ? xs[0]! : `(${xs.join(" OR ")})`);
+      for (const r of matching(db, filter, `${anyOf(rare)} AND ${anyOf(common.map((i) => exprs[i]!))}`, CANDIDATES_PER_TERM * rare.length)) alsoCommon.add(r);
     } else if (common.length > 1) {
-      // Every term is common: the newest rows holding all of them, and all but one of them.
+      // Every term is common: the newest rows holding all of them, and (fewer) all but one of them.
       const groups = [common, ...(common.length > 2 && common.length <= 8 ? common.map((skip) => common.filter((i) => i !== skip)) : [])];
-      for (const g of groups) {
-        const rows = matching(db, filter, g.map((i) => exprs[i]).join(" AND "), CANDIDATES_PER_TERM);
+      for (const [k, g] of groups.entries()) {
+        const rows = matching(db, filter, g.map((i) => exprs[i]).join(" AND "), k === 0 ? CANDIDATES_PER_TERM : POOL_MIN);
         for (const i of g) for (const r of rows) holders[i]!.add(r);
       }
     }
@@ -151,6 +156,8 @@ function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number,
   holders.forEach((h, i) => {
     for (const lsn of h) known.set(lsn, (known.get(lsn) ?? 0) + idfs[i]!);
   });
+  const leastCommon = Math.min(...idfs.filter((_, i) => !complete[i]));
+  for (const lsn of alsoCommon) if (!holders.some((h, i) => !complete[i] && h.has(lsn))) known.set(lsn, (known.get(lsn) ?? 0) + leastCommon);
   if (known.size === 0) return [];
   const pool = [...known.entries()]
     .sort((a, b) => b[1] - a[1] || b[0] - a[0])
@@ -182,7 +189,9 @@ function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number,
     .map((r) => ({ ...r, s: r.own + CONTEXT_WEIGHT * (context.get(r.row.lsn) ?? 0) }))
     .sort(byScore)
     .slice(0, limit);
-  return ranked.map(({ row, held, s }) => toHit(row, terms, idfs, held, s));
+  // A long turn whose words lie beyond the first window: its snippet comes from a wider one.
+  const wide = new Map(windows(db, ranked.filter((r) => !r.inWindow && r.row.len > r.row.win.length).map((r) => r.row.lsn), SNIPPET_WINDOW_CHARS).map((r) => [r.lsn, r]));
+  return ranked.map(({ row, held, s }) => toHit(wide.get(row.lsn) ?? row, terms, idfs, held, s));
 }
 
 /** Rows of the whole index holding an expression, counted up to DF_BOUND (a cheap scan of its doclist). */
@@ -201,6 +210,8 @@ function liveCount(db: Database, filter: Filter): number {
 interface Scored {
   row: PoolRow;
   held: boolean[];
+  /** Some query word occurs in the window read (else the snippet needs a wider one). */
+  inWindow: boolean;
   own: number;
   s: number;
 }
@@ -221,7 +232,7 @@ function rowScorer(terms: Term[], idfs: number[], holders: Set<number>[]): (row:
     const held = tf.map((f) => f > 0);
     const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / weightAll;
     const own = share > 0 ? score({ share, near: c.near, bm25: bm25(tf, idfs, length, AVG_TOKENS), cls: row.sclass }) : 0;
-    return { row, held, own, s: own };
+    return { row, held, own, s: own, inWindow: c.tf.some((f) => f > 0) };
   };
 }
 
