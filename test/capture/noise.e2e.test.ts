@@ -47,10 +47,10 @@ function scriptedApi() {
         () => text(0, "Writing it down.") + tool(1, "mcp__zerodb__remember", { content: NOTE }),
         () => tool(0, "mcp__zerodb__search", { query: "quokka-7 rotates" }),
       ];
-      const step = steps[results];
+      const step: (() => string) | undefined = steps[results];
       let out = ev("message_start", { message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } });
       out += step ? step() : text(0, "The deploy key rotates every Tuesday.");
-      out += ev("message_delta", { delta: { stop_reason: step ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } });
+      out += ev("message_delta", { delta: { stop_reason: step !== undefined ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } });
       out += ev("message_stop", {});
       return new Response(out, { headers: { "content-type": "text/event-stream" } });
     },

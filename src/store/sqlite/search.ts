@@ -1,20 +1,24 @@
 /**
  * Search on the SQLite engine (DESIGN.md 11). The word index (FTS5, porter)
- * finds candidates cheaply; ranking happens here, in two stages, so that a
+ * finds candidates cheaply; ranking happens here, in stages, so that a
  * search's cost is bounded however common its words and however large the
  * turns it matches:
  *
  * 1. For each query term, the newest CANDIDATES_PER_TERM live rows holding it
  *    (with the caller's filters). A term with fewer rows is "rare" and its
- *    list complete; for each common term, the rows that hold it among the rare
- *    terms' rows are found by one more indexed query. Each row scores the idf
- *    of the terms it is known to hold.
- * 2. The best POOL rows are read (a bounded window of each) and ranked by
- *    src/search/rank.ts; the hits get a snippet from the same window.
+ *    list complete; one more indexed query finds which of the rare terms'
+ *    rows also hold a common term (when every term is common: the rows
+ *    holding all of them, and all but one). Each row scores the idf of the
+ *    terms it is known to hold.
+ * 2. The best rows (POOL_MIN, or twice the hits asked for) are read through
+ *    a bounded window and ranked by src/search/rank.ts.
+ * 3. The best turns' conversation neighbours are scored too, and a turn gains
+ *    from a neighbour that matches better than it does.
  *
  * FTS5's own `ORDER BY rank` computes BM25 for every matching row (half a
  * second for a common word in a million turns) and its snippet() grows with
  * the occurrences in a turn (99 s for a 3 MB turn): neither is used.
+ * (I9: forget deletes a row's index entries through search-index.ts.)
  */
 import type { Database } from "bun:sqlite";
 import { countTerms } from "../../search/match.ts";
@@ -114,6 +118,7 @@ function matching(db: Database, filter: Filter, expr: string, cap: number): numb
   return rows.map((r) => r[0]);
 }
 
+/** The hits for a list of terms, best first (the stages of the header). */
 function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number, allWords: boolean): SearchHit[] {
   const n = terms.length;
   const exprs = terms.map(ftsOf);
