@@ -121,6 +121,19 @@ describe("search finds what was said", () => {
     const mine = await s.m.search({ query: "zebra secret" });
     expect(mine.hits.map((h) => h.matched)).toEqual([["zebra"]]);
   });
+
+  test("a tenant whose words are buried under another tenant's many rows still finds them (the index's lists are shared)", async () => {
+    using s = open();
+    const mine = await s.m.append({ session: "x", entries: [{ role: "note", content: "zebra crossing near the office" }] });
+    const other = s.store.memory("other");
+    for (let i = 0; i < 20; i++) await other.append({ session: "x", entries: Array.from({ length: 256 }, (_, k) => ({ role: "note" as const, content: `zebra crossing ${i} ${k}` })) });
+    const r = await s.m.search({ query: "zebra crossing", limit: 5 });
+    expect(r.hits.map((h) => h.lsn)).toEqual([mine.entries[0]!.lsn]);
+    // Noise buries a turn the same way: the filtered lists find it.
+    const first = (await s.m.append({ session: "z", entries: [{ role: "note", content: "okapi sighting" }] })).entries[0]!.lsn;
+    for (let i = 0; i < 20; i++) await s.m.append({ session: "y", entries: Array.from({ length: 256 }, () => ({ role: "note" as const, content: "okapi", meta: { kind: "system", noise: "bookkeeping" } })) });
+    expect((await s.m.search({ query: "okapi" })).hits.map((h) => h.lsn)).toEqual([first]);
+  });
 });
 
 describe("a query holding a word that occurs never comes back empty", () => {

@@ -4,13 +4,16 @@
  * search's cost is bounded however common its words and however large the
  * turns it matches:
  *
- * 1. For each query term, the newest CANDIDATES_PER_TERM live rows holding it
- *    (with the caller's filters). A term with fewer rows is "rare" and its
- *    list complete; one more indexed query finds which of the rare terms'
- *    rows also hold a common term (when every term is common: the rows
- *    holding all of them, and all but one). Each row scores the idf of the
- *    terms it is known to hold.
- * 2. The best rows (POOL_MIN, or twice the hits asked for) are read through
+ * 1. For each query term, the newest CANDIDATES_PER_TERM rows of the index
+ *    holding it (the index alone: reading the tape for each would cost ten
+ *    times as much). A term with fewer rows is "rare" and its list complete;
+ *    one more indexed query finds which of the rare terms' rows also hold a
+ *    common term (when every term is common: the rows holding all of them,
+ *    and all but one). Each row scores the idf of the terms it is known to
+ *    hold, and the best are checked against the tenant and the filters. When
+ *    none passes (another tenant's rows or noise fill the lists), the lists
+ *    are made again joined with the tape (search-candidates.ts).
+ * 2. The best rows (POOL_SIZE_MIN, or twice the hits asked for) are read through
  *    a bounded window and ranked by src/search/rank.ts.
  * 3. The best turns' conversation neighbours are scored too, and a turn gains
  *    from a neighbour that matches better than it does.
@@ -23,18 +26,15 @@
 import type { Database } from "bun:sqlite";
 import { countTerms } from "../../search/match.ts";
 import { type Term, ftsOf, parseQuery } from "../../search/query.ts";
-import { SearchClass } from "../../search/classify.ts";
-import { bm25, idf, score } from "../../search/rank.ts";
+import { bm25, score } from "../../search/rank.ts";
 import { snippet } from "../../search/snippet.ts";
 import { PAGE_DEFAULT } from "../../limits.ts";
 import type { SearchInput } from "../../schema/ops.ts";
 import type { SearchHit, SearchResult } from "../../schema/results.ts";
-import { prefixRange } from "./_tape.ts";
+import { type Filter, candidates, filterOf, stageOne } from "./search-candidates.ts";
 
-/** Rows fetched per term, newest first; a term with fewer is complete. */
-const CANDIDATES_PER_TERM = 300;
-/** Rows ranked in full (stage 2) beyond the hits asked for. */
-const POOL_MIN = 60;
+/** Rows ranked in full (stage 2), at least; twice the hits asked for when that is more. */
+const POOL_SIZE_MIN = 60;
 /** The best turns whose conversation neighbours are read (stage 3). */
 const CONTEXT_TOP = 12;
 /** Turns on each side of a turn that count as its neighbours. */
@@ -45,17 +45,10 @@ const NEIGHBOUR_CHARS = 4096;
 const CONTEXT_WEIGHT = 0.5;
 /** BM25's average record length, in tokens (a typical captured turn; the tape keeps no running average). */
 const AVG_TOKENS = 80;
-/** A common term's frequency is counted up to this many rows (beyond it, every term weighs about the same). */
-const DF_BOUND = 20_000;
 /** Characters of a turn read for ranking and its snippet. */
 const WINDOW_CHARS = 4096;
 /** Characters read for the snippet of a hit whose first window holds none of its words. */
 const SNIPPET_WINDOW_CHARS = 65_536;
-
-interface Filter {
-  sql: string;
-  params: (string | number)[];
-}
 
 interface PoolRow {
   lsn: number;
@@ -83,96 +76,26 @@ export function search(db: Database, tenant: string, input: SearchInput): Search
   }).deferred();
 }
 
-/** The WHERE conditions every candidate meets: the tenant, live, the caller's filters, no noise unless asked. */
-function filterOf(tenant: string, input: SearchInput): Filter {
-  const where = ["t.tenant = ?", "t.forgotten_by IS NULL"];
-  const params: (string | number)[] = [tenant];
-  if (input.include_noise !== true) {
-    where.push("t.sclass <> ?");
-    params.push(SearchClass.noise);
-  }
-  if (input.session !== undefined) {
-    where.push("t.kind = 'turn' AND t.subject = ?");
-    params.push(input.session);
-  }
-  if (input.prefix) {
-    const range = prefixRange("t.subject", input.prefix);
-    where.push(`t.kind = 'turn' AND ${range.sql}`);
-    params.push(...range.params);
-  }
-  if (input.role !== undefined) {
-    where.push("t.kind = 'turn' AND json_extract(t.data, '$.role') = ?");
-    params.push(input.role);
-  }
-  return { sql: where.join(" AND "), params };
-}
-
-/** Live rows matching an FTS5 expression, newest first, at most `cap`. */
-function matching(db: Database, filter: Filter, expr: string, cap: number): number[] {
-  const rows = db
-    .query(
-      `SELECT w.rowid AS lsn FROM words w JOIN tape t ON t.lsn = w.rowid
-       WHERE words MATCH ? AND ${filter.sql} ORDER BY w.rowid DESC LIMIT ?`,
-    )
-    .values(expr, ...filter.params, cap) as [number][];
-  return rows.map((r) => r[0]);
-}
-
 /** The hits for a list of terms, best first (the stages of the header). */
 function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number, allWords: boolean): SearchHit[] {
-  const n = terms.length;
   const exprs = terms.map(ftsOf);
-  const holders: Set<number>[] = terms.map(() => new Set());
-  const complete: boolean[] = [];
-  /** Rows known to hold some common term besides a rare one (stage 1 only). */
-  const alsoCommon = new Set<number>();
-  if (allWords) {
-    const rows = matching(db, filter, exprs.join(" AND "), Math.max(CANDIDATES_PER_TERM, limit * 4));
-    for (const h of holders) for (const r of rows) h.add(r);
-    for (let i = 0; i < n; i++) complete.push(rows.length < CANDIDATES_PER_TERM);
-  } else {
-    for (let i = 0; i < n; i++) {
-      const rows = matching(db, filter, exprs[i]!, CANDIDATES_PER_TERM);
-      for (const r of rows) holders[i]!.add(r);
-      complete.push(rows.length < CANDIDATES_PER_TERM);
-    }
-    const rare = exprs.filter((_, i) => complete[i] && holders[i]!.size > 0);
-    const common = exprs.map((_, i) => i).filter((i) => !complete[i]);
-    if (rare.length > 0 && common.length > 0) {
-      // Which of the rare terms' rows also hold a common term: one indexed query (FTS5 intersects the
-      // doclists). Such a row is credited with the least common of them here; stage 2 counts exactly.
-      const anyOf = (xs: string[]) => (xs.length === 1 ? xs[0]! : `(${xs.join(" OR ")})`);
-      for (const r of matching(db, filter, `${anyOf(rare)} AND ${anyOf(common.map((i) => exprs[i]!))}`, CANDIDATES_PER_TERM * rare.length)) alsoCommon.add(r);
-    } else if (common.length > 1) {
-      // Every term is common: the newest rows holding all of them, and (fewer) all but one of them.
-      const groups = [common, ...(common.length > 2 && common.length <= 8 ? common.map((skip) => common.filter((i) => i !== skip)) : [])];
-      for (const [k, g] of groups.entries()) {
-        const rows = matching(db, filter, g.map((i) => exprs[i]).join(" AND "), k === 0 ? CANDIDATES_PER_TERM : POOL_MIN);
-        for (const i of g) for (const r of rows) holders[i]!.add(r);
-      }
-    }
+  const poolSize = Math.max(POOL_SIZE_MIN, limit * 2);
+  let found = candidates(db, null, exprs, limit, allWords);
+  let pool = stageOne(db, filter, exprs, found, poolSize);
+  // The filter turned most of the index's own lists away (another tenant's words, noise, a narrow
+  // session filter): the lists again, joined with the tape, so what this tenant holds is found.
+  if (pool.starved) {
+    found = candidates(db, filter, exprs, limit, allWords);
+    pool = stageOne(db, filter, exprs, found, poolSize);
   }
-  const total = liveCount(db, filter);
-  // A capped list says only "at least this many": a common term's frequency is counted (up to a bound) in the whole index.
-  const idfs = holders.map((h, i) => idf(complete[i] ? h.size : Math.max(h.size, indexCount(db, exprs[i]!)), total));
-
-  // Stage 1: the idf of the terms each row is known to hold, newest first among equals.
-  const known = new Map<number, number>();
-  holders.forEach((h, i) => {
-    for (const lsn of h) known.set(lsn, (known.get(lsn) ?? 0) + idfs[i]!);
-  });
-  const leastCommon = Math.min(...idfs.filter((_, i) => !complete[i]));
-  for (const lsn of alsoCommon) if (!holders.some((h, i) => !complete[i] && h.has(lsn))) known.set(lsn, (known.get(lsn) ?? 0) + leastCommon);
-  if (known.size === 0) return [];
-  const pool = [...known.entries()]
-    .sort((a, b) => b[1] - a[1] || b[0] - a[0])
-    .slice(0, Math.max(POOL_MIN, limit * 2))
-    .map(([lsn]) => lsn);
+  const { holders } = found;
+  const { idfs } = pool;
+  if (pool.lsns.length === 0) return [];
 
   // Stage 2: read a bounded window of each and rank.
   const scorer = rowScorer(terms, idfs, holders);
   const scored = new Map<number, Scored>();
-  for (const row of windows(db, pool, WINDOW_CHARS)) scored.set(row.lsn, scorer(row));
+  for (const row of windows(db, pool.lsns, WINDOW_CHARS)) scored.set(row.lsn, scorer(row));
   // Stage 3: a turn is read in its conversation. The best turns' neighbours are scored too, and each
   // turn gains from its best neighbour: the answer that follows a question holding the query's words.
   const top = [...scored.values()].filter((r) => r.s > 0 && r.row.kind === "turn").sort(byScore).slice(0, CONTEXT_TOP);
@@ -197,18 +120,6 @@ function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number,
   // A long turn whose words lie beyond the first window: its snippet comes from a wider one.
   const wide = new Map(windows(db, ranked.filter((r) => !r.inWindow && r.row.len > r.row.win.length).map((r) => r.row.lsn), SNIPPET_WINDOW_CHARS).map((r) => [r.lsn, r]));
   return ranked.map(({ row, held, s }) => toHit(wide.get(row.lsn) ?? row, terms, idfs, held, s));
-}
-
-/** Rows of the whole index holding an expression, counted up to DF_BOUND (a cheap scan of its doclist). */
-function indexCount(db: Database, expr: string): number {
-  return (db.query(`SELECT count(*) AS n FROM (SELECT 1 FROM words WHERE words MATCH ? LIMIT ${DF_BOUND})`).get(expr) as { n: number }).n;
-}
-
-/** Records a search could find for this filter's tenant (idf's N): turns and links, cheaply. */
-function liveCount(db: Database, filter: Filter): number {
-  const tenant = filter.params[0] as string;
-  const r = db.query("SELECT coalesce(sum(turns), 0) AS n FROM sessions WHERE tenant = ?").get(tenant) as { n: number };
-  return Math.max(1, r.n);
 }
 
 /** A row with its own score (zero when it holds no query word) and the words it holds. */

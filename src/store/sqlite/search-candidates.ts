@@ -1,0 +1,185 @@
+/**
+ * Search's first stage on the SQLite engine (see search.ts): which rows hold
+ * which query terms, from bounded lists of the word index, and the best of
+ * them that the caller's filter admits.
+ */
+import type { Database } from "bun:sqlite";
+import { SearchClass } from "../../search/classify.ts";
+import { idf } from "../../search/rank.ts";
+import type { SearchInput } from "../../schema/ops.ts";
+import { prefixRange } from "./_tape.ts";
+
+/** Rows fetched per term, newest first; a term with fewer is complete. */
+export const CANDIDATES_PER_TERM = 3000;
+/** Stage 1's rows are checked against the filter this many at a time, and at most ADMIT_MAX of them. */
+const ADMIT_CHUNK = 256;
+const ADMIT_MAX = 4096;
+/** Rows fetched for each all-but-one group when every term is common. */
+const ALL_BUT_ONE = 240;
+/** A common term's frequency is counted up to this many rows (beyond it, every term weighs about the same). */
+const DF_BOUND = 20_000;
+
+/** SQL conditions (on `tape t`) and their parameters. */
+export interface Filter {
+  sql: string;
+  params: (string | number)[];
+}
+
+/** The WHERE conditions every candidate meets: the tenant, live, the caller's filters, no noise unless asked. */
+export function filterOf(tenant: string, input: SearchInput): Filter {
+  const where = ["t.tenant = ?", "t.forgotten_by IS NULL"];
+  const params: (string | number)[] = [tenant];
+  if (input.include_noise !== true) {
+    where.push("t.sclass <> ?");
+    params.push(SearchClass.noise);
+  }
+  if (input.session !== undefined) {
+    where.push("t.kind = 'turn' AND t.subject = ?");
+    params.push(input.session);
+  }
+  if (input.prefix) {
+    const range = prefixRange("t.subject", input.prefix);
+    where.push(`t.kind = 'turn' AND ${range.sql}`);
+    params.push(...range.params);
+  }
+  if (input.role !== undefined) {
+    where.push("t.kind = 'turn' AND json_extract(t.data, '$.role') = ?");
+    params.push(input.role);
+  }
+  return { sql: where.join(" AND "), params };
+}
+
+/**
+ * Rows matching an FTS5 expression, newest first, at most `cap`. Without a
+ * filter the index alone answers (a tenth of the cost: no row of the tape is
+ * read), and the rows may belong to other tenants or be noise: `admit` sorts
+ * them out later, for the few that matter.
+ */
+function matching(db: Database, filter: Filter | null, expr: string, cap: number): number[] {
+  const rows = filter
+    ? (db
+        .query(
+          `SELECT w.rowid AS lsn FROM words w JOIN tape t ON t.lsn = w.rowid
+           WHERE words MATCH ? AND ${filter.sql} ORDER BY w.rowid DESC LIMIT ?`,
+        )
+        .values(expr, ...filter.params, cap) as [number][])
+    : (db.query("SELECT rowid FROM words WHERE words MATCH ? ORDER BY rowid DESC LIMIT ?").values(expr, cap) as [number][]);
+  return rows.map((r) => r[0]);
+}
+
+/** Which rows hold which terms, as far as stage 1 knows. */
+export interface Candidates {
+  holders: Set<number>[];
+  /** A term's list is complete (it was not cut at CANDIDATES_PER_TERM). */
+  complete: boolean[];
+  /** Rows known to hold some common term besides a rare one. */
+  alsoCommon: Set<number>;
+}
+
+/** Stage 1's lists (see the header), from the index alone or, with a filter, joined with the tape. */
+export function candidates(db: Database, filter: Filter | null, exprs: string[], limit: number, allWords: boolean): Candidates {
+  const n = exprs.length;
+  const holders: Set<number>[] = exprs.map(() => new Set());
+  const complete: boolean[] = [];
+  const alsoCommon = new Set<number>();
+  if (allWords) {
+    const rows = matching(db, filter, exprs.join(" AND "), Math.max(CANDIDATES_PER_TERM, limit * 4));
+    for (const h of holders) for (const r of rows) h.add(r);
+    for (let i = 0; i < n; i++) complete.push(rows.length < CANDIDATES_PER_TERM);
+    return { holders, complete, alsoCommon };
+  }
+  for (let i = 0; i < n; i++) {
+    const rows = matching(db, filter, exprs[i]!, CANDIDATES_PER_TERM);
+    for (const r of rows) holders[i]!.add(r);
+    complete.push(rows.length < CANDIDATES_PER_TERM);
+  }
+  const rare = exprs.filter((_, i) => complete[i] && holders[i]!.size > 0);
+  const common = exprs.map((_, i) => i).filter((i) => !complete[i]);
+  if (rare.length > 0 && common.length > 0) {
+    // Which of the rare terms' rows also hold a common term: one indexed query (FTS5 intersects the
+    // doclists). Such a row is credited with the least common of them here; stage 2 counts exactly.
+    const anyOf = (xs: string[]) => (xs.length === 1 ? xs[0]! : `(${xs.join(" OR ")})`);
+    for (const r of matching(db, filter, `${anyOf(rare)} AND ${anyOf(common.map((i) => exprs[i]!))}`, CANDIDATES_PER_TERM * rare.length)) alsoCommon.add(r);
+  } else if (common.length > 1) {
+    // Every term is common: the newest rows holding all of them, and (fewer) all but one of them.
+    const groups = [common, ...(common.length > 2 && common.length <= 8 ? common.map((skip) => common.filter((i) => i !== skip)) : [])];
+    for (const [k, g] of groups.entries()) {
+      const rows = matching(db, filter, g.map((i) => exprs[i]).join(" AND "), k === 0 ? CANDIDATES_PER_TERM : ALL_BUT_ONE);
+      for (const i of g) for (const r of rows) holders[i]!.add(r);
+    }
+  }
+  return { holders, complete, alsoCommon };
+}
+
+/**
+ * The best `size` rows of stage 1 that the filter admits, in order. Rows are
+ * checked a chunk at a time, best first, and at most ADMIT_MAX of them: a
+ * store whose index is mostly other tenants' rows or noise answers from the
+ * filtered lists instead (the caller's slow path).
+ */
+function admit(db: Database, filter: Filter, ranked: number[], size: number): { lsns: number[]; checked: number } {
+  const out: number[] = [];
+  let checked = 0;
+  // CROSS JOIN keeps SQLite from scanning the tenant's rows by an index: each row is looked up by its LSN.
+  const check = db.query(`SELECT t.lsn FROM json_each(?) j CROSS JOIN tape t ON t.lsn = j.value WHERE ${filter.sql}`);
+  for (let at = 0; at < ranked.length && at < ADMIT_MAX && out.length < size; at += ADMIT_CHUNK) {
+    const chunk = ranked.slice(at, at + ADMIT_CHUNK);
+    const ok = new Set((check.values(JSON.stringify(chunk), ...filter.params) as [number][]).map((r) => r[0]));
+    for (const lsn of chunk) if (ok.has(lsn) && out.length < size) out.push(lsn);
+    checked += chunk.length;
+  }
+  return { lsns: out, checked };
+}
+
+/** Stage 1's outcome: the pool, the terms' idfs, and whether the filtered lists could find more. */
+export interface StageOne {
+  lsns: number[];
+  idfs: number[];
+  /**
+   * The filter turned most rows away while rows were left unchecked or a
+   * list was cut: another tenant or noise fills the index's lists, and lists
+   * joined with the tape would find more of this tenant's rows.
+   */
+  starved: boolean;
+}
+
+/** Stage 1: each row scores the idf of the terms it is known to hold; the best the filter admits form the pool. */
+export function stageOne(db: Database, filter: Filter, exprs: string[], found: Candidates, size: number): StageOne {
+  const { holders, complete, alsoCommon } = found;
+  const total = liveCount(db);
+  // A capped list says only "at least this many": a common term's frequency is counted (up to a bound) in the whole index.
+  const idfs = holders.map((h, i) => idf(complete[i] ? h.size : Math.max(h.size, indexCount(db, exprs[i]!)), total));
+  const known = new Map<number, number>();
+  holders.forEach((h, i) => {
+    for (const lsn of h) known.set(lsn, (known.get(lsn) ?? 0) + idfs[i]!);
+  });
+  const leastCommon = Math.min(...idfs.filter((_, i) => !complete[i]));
+  for (const lsn of alsoCommon) if (!holders.some((h, i) => !complete[i] && h.has(lsn))) known.set(lsn, (known.get(lsn) ?? 0) + leastCommon);
+  // Scores are sums of a few idfs, so they take few values: group by score (linear), then order the groups.
+  const groups = new Map<number, number[]>();
+  for (const [lsn, sc] of known) {
+    const g = groups.get(sc);
+    if (g) g.push(lsn);
+    else groups.set(sc, [lsn]);
+  }
+  const ranked: number[] = [];
+  for (const sc of [...groups.keys()].sort((a, b) => b - a)) {
+    for (const lsn of groups.get(sc)!.sort((a, b) => b - a)) ranked.push(lsn);
+    if (ranked.length >= ADMIT_MAX) break;
+  }
+  const { lsns, checked } = admit(db, filter, ranked, size);
+  const rejected = checked - lsns.length;
+  const more = checked < ranked.length || complete.some((c) => !c);
+  return { lsns, idfs, starved: lsns.length < size && more && rejected > lsns.length };
+}
+
+/** Rows of the whole index holding an expression, counted up to DF_BOUND (a cheap scan of its doclist). */
+function indexCount(db: Database, expr: string): number {
+  return (db.query(`SELECT count(*) AS n FROM (SELECT 1 FROM words WHERE words MATCH ? LIMIT ${DF_BOUND})`).get(expr) as { n: number }).n;
+}
+
+/** Records the index holds (idf's N, like the frequencies it divides: the whole index), cheaply. */
+function liveCount(db: Database): number {
+  const r = db.query("SELECT coalesce(sum(turns), 0) AS n FROM sessions").get() as { n: number };
+  return Math.max(1, r.n);
+}
