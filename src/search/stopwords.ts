@@ -15,6 +15,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     "they'd they'll they're they've this those through to too under until very was wasn't we we'd we'll we're we've were weren't " +
     "what what's when when's where where's which while who who's whom why why's with won't would wouldn't you you'd you'll you're " +
     "you've your yours yourself yourselves also just ever get got tell told remember recall said say says please know anything something thing things " +
+    "many much " +
     "s t d ll m re ve"
   ).split(" "),
 );
