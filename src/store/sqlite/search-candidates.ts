@@ -16,8 +16,6 @@ const ADMIT_CHUNK = 256;
 const ADMIT_MAX = 4096;
 /** Rows fetched for each all-but-one group when every term is common. */
 const ALL_BUT_ONE = 240;
-/** Words between two query words that still count as side by side. */
-const NEAR_WORDS = 3;
 /** A common term's frequency is counted up to this many rows (beyond it, every term weighs about the same). */
 const DF_BOUND = 20_000;
 
@@ -76,8 +74,6 @@ export interface Candidates {
   complete: boolean[];
   /** Rows known to hold some common term besides a rare one. */
   alsoCommon: Set<number>;
-  /** Rows where two neighbouring words of the query stand within NEAR_WORDS of each other. */
-  pairs: { a: number; b: number; rows: Set<number> }[];
 }
 
 /** Stage 1's lists (see the header), from the index alone or, with a filter, joined with the tape. */
@@ -86,12 +82,11 @@ export function candidates(db: Database, filter: Filter | null, exprs: string[],
   const holders: Set<number>[] = exprs.map(() => new Set());
   const complete: boolean[] = [];
   const alsoCommon = new Set<number>();
-  const pairs: Candidates["pairs"] = [];
   if (allWords) {
     const rows = matching(db, filter, exprs.join(" AND "), Math.max(CANDIDATES_PER_TERM, limit * 4));
     for (const h of holders) for (const r of rows) h.add(r);
     for (let i = 0; i < n; i++) complete.push(rows.length < CANDIDATES_PER_TERM);
-    return { holders, complete, alsoCommon, pairs };
+    return { holders, complete, alsoCommon };
   }
   for (let i = 0; i < n; i++) {
     const rows = matching(db, filter, exprs[i]!, CANDIDATES_PER_TERM);
@@ -113,14 +108,7 @@ export function candidates(db: Database, filter: Filter | null, exprs: string[],
       for (const i of g) for (const r of rows) holders[i]!.add(r);
     }
   }
-  // Words the query puts side by side, side by side in a turn: what text that says it has and a turn
-  // that holds the words by chance has not (https://sqlite.org/fts5.html#fts5_near_queries).
-  for (let a = 0; a + 1 < n; a++) {
-    if (!/^"[^"]*"$/.test(exprs[a]!) || !/^"[^"]*"$/.test(exprs[a + 1]!)) continue;
-    const rows = matching(db, filter, `NEAR(${exprs[a]} ${exprs[a + 1]}, ${NEAR_WORDS})`, CANDIDATES_PER_TERM);
-    if (rows.length > 0) pairs.push({ a, b: a + 1, rows: new Set(rows) });
-  }
-  return { holders, complete, alsoCommon, pairs };
+  return { holders, complete, alsoCommon };
 }
 
 /**
@@ -157,7 +145,7 @@ export interface StageOne {
 
 /** Stage 1: each row scores the idf of the terms it is known to hold; the best the filter admits form the pool. */
 export function stageOne(db: Database, filter: Filter, exprs: string[], found: Candidates, size: number): StageOne {
-  const { holders, complete, alsoCommon, pairs } = found;
+  const { holders, complete, alsoCommon } = found;
   const total = liveCount(db);
   // A capped list says only "at least this many": a common term's frequency is counted (up to a bound) in the whole index.
   const idfs = holders.map((h, i) => idf(complete[i] ? h.size : Math.max(h.size, indexCount(db, exprs[i]!)), total));
@@ -167,10 +155,6 @@ export function stageOne(db: Database, filter: Filter, exprs: string[], found: C
   });
   const leastCommon = Math.min(...idfs.filter((_, i) => !complete[i]));
   for (const lsn of alsoCommon) if (!holders.some((h, i) => !complete[i] && h.has(lsn))) known.set(lsn, (known.get(lsn) ?? 0) + leastCommon);
-  for (const p of pairs) {
-    const bonus = idfs[p.a]! + idfs[p.b]!;
-    for (const lsn of p.rows) known.set(lsn, (known.get(lsn) ?? bonus) + bonus);
-  }
   // Scores are sums of a few idfs, so they take few values: group by score (linear), then order the groups.
   const groups = new Map<number, number[]>();
   for (const [lsn, sc] of known) {
