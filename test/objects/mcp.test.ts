@@ -110,11 +110,21 @@ describe("object_get", () => {
   test("an image up to 1 MiB comes back inline as image content", async () => {
     await using c = await connect();
     const png = new Uint8Array(4096).map((_, i) => (i * 7) & 0xff);
+    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     const put = await c.memory.objectPut(png, { type: "image/png", name: "shot.png" });
     const r = await c.call("object_get", { object: put.object });
     expect(r.isError).toBeUndefined();
     expect(r.content[1]).toEqual({ type: "image", data: Buffer.from(png).toString("base64"), mimeType: "image/png" });
     expect(r.structuredContent).toEqual({ object: put.object, size: 4096, type: "image/png", name: "shot.png", lsn: put.lsn });
+  });
+
+  test("issue 14: bytes declared as an image but not one (a key file stored as image/png) never come back inline", async () => {
+    await using c = await connect();
+    const key = new TextEncoder().encode("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n");
+    const put = await c.memory.objectPut(key, { type: "image/png", name: "id_ed25519" });
+    const r = await c.call("object_get", { object: put.object });
+    expect(expectError(r, "invalid_input", "path")).toContain("whose bytes are not an image");
+    expect(JSON.stringify(r)).not.toContain(Buffer.from(key).toString("base64"));
   });
 
   test("without a path, a video's error states its size and type, and nothing is written", async () => {

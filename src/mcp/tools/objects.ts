@@ -30,6 +30,16 @@ export const ObjectGetToolInput = ObjectGetInput.extend({
   path: FilePath.optional().describe("a new file to write the bytes to, inside the working directory or an object root (never overwritten); needed for anything but a small image"),
 });
 
+/** The image type the bytes themselves say (PNG, JPEG, GIF, WebP signatures), or undefined. */
+export function imageType(b: Uint8Array): string | undefined {
+  const at = (i: number, ...xs: number[]) => xs.every((x, k) => b[i + k] === x);
+  if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
+  if (at(0, 0xff, 0xd8, 0xff)) return "image/jpeg";
+  if (at(0, 0x47, 0x49, 0x46, 0x38) && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61) return "image/gif";
+  if (at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x45, 0x42, 0x50)) return "image/webp";
+  return undefined;
+}
+
 function mediaType(type: string): string {
   return type.split(";")[0]!.trim().toLowerCase();
 }
@@ -78,17 +88,20 @@ export const objectGet = defineTool({
     const got = await ctx.memory.objectGet({ object: args.object });
     const info = { object: got.object, size: got.size, type: got.type, name: got.name, lsn: got.lsn };
     if (args.path === undefined) {
-      if (INLINE_IMAGE_TYPES.has(mediaType(got.type)) && got.size <= INLINE_IMAGE_MAX_BYTES) {
-        const bytes = new Uint8Array(await new Response(got.read()).arrayBuffer());
+      // Inline only what really is an image: the bytes are sniffed, the declared type is not trusted
+      // (a key file stored as image/png must not reach the model as "an image").
+      const bytes = got.size <= INLINE_IMAGE_MAX_BYTES && INLINE_IMAGE_TYPES.has(mediaType(got.type)) ? new Uint8Array(await new Response(got.read()).arrayBuffer()) : undefined;
+      const sniffed = bytes && imageType(bytes);
+      if (bytes && sniffed) {
         return {
-          text: `Image ${got.object}${got.name ? ` (${got.name})` : ""}: ${got.size} bytes, ${got.type}.`,
+          text: `Image ${got.object}${got.name ? ` (${got.name})` : ""}: ${got.size} bytes, ${sniffed}.`,
           structured: info,
-          blocks: [{ type: "image", data: Buffer.from(bytes).toString("base64"), mimeType: mediaType(got.type) }],
+          blocks: [{ type: "image", data: Buffer.from(bytes).toString("base64"), mimeType: sniffed }],
         };
       }
       throw invalid(
         "path",
-        `required for ${got.object}: it is ${got.size} bytes of ${got.type}, too large or not an image to return inline; ` +
+        `required for ${got.object}: it is ${got.size} bytes of ${got.type}${bytes ? " whose bytes are not an image" : ""}, too large or not an image to return inline; ` +
           "give a path for a new file inside the working directory or an object root",
       );
     }
