@@ -3,7 +3,7 @@
  * A last line without its newline is still being written (Claude Code writes
  * the transcript asynchronously): it is left for the next run (DESIGN.md 7.2).
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 
 /** One complete line: its bytes (without the newline) and where it starts and ends in the file. */
 export interface Line {
@@ -28,17 +28,29 @@ export interface LineReader {
   [Symbol.dispose](): void;
 }
 
+/**
+ * Opens a regular file for reading, never following a symlink at its last
+ * component and never waiting on a FIFO (issue 14: a FIFO as transcript_path
+ * hung the hook; a symlink to /etc/shadow was stored when it ran as root).
+ * Throws ENOENT, ELOOP (a symlink), EISDIR and ENOTREG (a FIFO, device or
+ * socket) as codes the caller turns into one warning.
+ */
+export function openRegular(path: string): number {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  const st = fstatSync(fd);
+  if (st.isFile()) return fd;
+  closeSync(fd);
+  // Linux opens a directory for reading and fails only at the first read, mid-run: say so here,
+  // so the caller warns "cannot read <path> (EISDIR)" instead of logging an internal error.
+  if (st.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: "EISDIR" });
+  throw Object.assign(new Error(`${path} is not a regular file`), { code: "ENOTREG" });
+}
+
 /** Opens a transcript for reading; throws ENOENT and the like as they are. */
 export function openLines(path: string): LineReader {
-  const fd = openSync(path, "r");
+  const fd = openRegular(path);
   let closed = false;
   const st = fstatSync(fd);
-  if (st.isDirectory()) {
-    // Linux opens a directory for reading and fails only at the first read, mid-run: say so here,
-    // so the caller warns "cannot read <path> (EISDIR)" instead of logging an internal error.
-    closeSync(fd);
-    throw Object.assign(new Error(`${path} is a directory`), { code: "EISDIR" });
-  }
   const size = st.size;
   return {
     size,
@@ -97,7 +109,7 @@ function indexOfNewline(buf: Uint8Array, from: number, to: number): number {
 
 /** How many complete lines the file holds from `offset` on (for `capture status`). */
 export function countLines(path: string, offset: number): number {
-  const fd = openSync(path, "r");
+  const fd = openRegular(path);
   try {
     const size = fstatSync(fd).size;
     const buf = new Uint8Array(1024 * 1024);
