@@ -1,5 +1,5 @@
 /** Shared test helpers: temp dirs that clean up, and running the built binary. */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -51,4 +51,12 @@ export async function runJson<T = any>(args: string[], opts: Parameters<typeof r
   const r = await runZ([...args, "--json"], opts);
   if (r.code !== 0) throw new Error(`zerodb ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout) as T;
+}
+
+/** Every file under dir whose bytes contain `needle` (UTF-8): the byte scan of I9. */
+export function filesContaining(dir: string, needle: string): string[] {
+  const bytes = Buffer.from(needle, "utf8");
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && readFileSync(join(e.parentPath, e.name)).includes(bytes))
+    .map((e) => join(e.parentPath, e.name));
 }

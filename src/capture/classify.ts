@@ -15,15 +15,14 @@
  * transcript before it) always gives the same answer, because the answer is
  * part of the entry's meta and so of its idempotency check (I3).
  */
+import { escapeRegExp } from "../util/regexp.ts";
+import { isZerodbTool } from "../search/classify.ts";
 import { CONTEXT_HEADER } from "./start-context.ts";
 
 /** A captured turn's kind (meta.kind). */
 export type Kind = "prompt" | "reply" | "tool_call" | "tool_result" | "system";
 /** Why search leaves a turn out by default (meta.noise); absent for a normal turn. */
 export type Noise = "bookkeeping" | "zerodb";
-
-/** The prefix of zerodb's tools as Claude Code names them: the MCP server is registered as `zerodb` (HARNESSES.md). */
-export const ZERODB_TOOL_PREFIX = "mcp__zerodb__";
 
 /** A tool_use block of a line: its id and the tool's name. */
 export interface ToolUse {
@@ -42,11 +41,6 @@ export interface Shape {
   uses: ToolUse[];
   /** The tool_use_id of each tool_result block of the line. */
   results: string[];
-}
-
-/** True for a tool of zerodb's own MCP server. */
-export function isZerodbTool(name: string): boolean {
-  return name.startsWith(ZERODB_TOOL_PREFIX);
 }
 
 /**
@@ -82,8 +76,4 @@ export function classify(shape: Shape, content: string, toolName: (id: string) =
   if (kind === "tool_call" && shape.uses.length > 0 && shape.uses.every((u) => isZerodbTool(u.name))) return { kind, noise: "zerodb" };
   if (kind === "tool_result" && shape.results.length > 0 && shape.results.every((id) => isZerodbTool(toolName(id) ?? ""))) return { kind, noise: "zerodb" };
   return { kind };
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

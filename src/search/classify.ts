@@ -30,9 +30,14 @@ const KINDS: Record<string, SearchClass> = {
   system: SearchClass.system,
 };
 
-/** True when a tool name is one of zerodb's own MCP tools as a harness names them (`mcp__zerodb__search`). */
+/**
+ * True when a tool name is one of zerodb's own MCP tools as Claude Code names
+ * them (`mcp__zerodb__search`: the server is registered as `zerodb`,
+ * HARNESSES.md). Capture marks such calls and results as noise; migration 4
+ * recognises them in turns captured before that.
+ */
 export function isZerodbTool(name: unknown): boolean {
-  return typeof name === "string" && /^mcp__zerodb__/.test(name);
+  return typeof name === "string" && name.startsWith("mcp__zerodb__");
 }
 
 /** The class of a turn from its role and meta. */

@@ -3,6 +3,7 @@
  * them: the same index text (src/search/text.ts), the same tokens and stems.
  * Only a bounded window of a turn is read (DESIGN.md 11, "Cost").
  */
+import { escapeRegExp } from "../util/regexp.ts";
 import type { Alternative, Term } from "./query.ts";
 import { indexText } from "./text.ts";
 import { type Token, fold, stem, tokenize } from "./tokens.ts";
@@ -51,8 +52,8 @@ function fastMatcher(terms: readonly Term[]): ((text: string, weights: readonly 
         // Porter may change a word's end (deploy -> deploi): candidates share the word's and the stem's common start.
         let k = 0;
         while (k < tok.length && k < alt.stems[0]!.length && tok[k] === alt.stems[0]![k]) k++;
-        const start = escapeRegex(tok.slice(0, Math.max(k, 1)));
-        patterns.push(cjk ? `(${escapeRegex(tok)})` : `(?<![\\p{L}\\p{N}])(${start}[\\p{L}\\p{N}]*)`);
+        const start = escapeRegExp(tok.slice(0, Math.max(k, 1)));
+        patterns.push(cjk ? `(${escapeRegExp(tok)})` : `(?<![\\p{L}\\p{N}])(${start}[\\p{L}\\p{N}]*)`);
         checks.push({ term: i, alt, cjk });
       }),
     );
@@ -76,10 +77,6 @@ function fastMatcher(terms: readonly Term[]): ((text: string, weights: readonly 
   }
   matchers.set(terms, made);
   return made;
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 }
 
 /** Counts by tokenizing the text as the index does. */

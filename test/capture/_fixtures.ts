@@ -207,3 +207,45 @@ export function expectedKeys(prefix: string, n: number): string[] {
 export function openDb(home: string): Database {
   return new Database(join(dataDir(home), "zerodb.sqlite"));
 }
+
+/** One content block a scripted model answers with: text, or a call of a tool. */
+export type ScriptedBlock = { text: string } | { tool: string; input: object };
+
+/**
+ * A stand-in Messages API on 127.0.0.1 for a real `claude -p` (HARNESSES.md
+ * "Running a real Claude Code session offline"): `script` picks the blocks
+ * of each streamed answer from the request; an answer with a tool call stops
+ * for `tool_use`, else it ends the turn. Non-streamed calls (titles) get "title".
+ */
+export function scriptedMessagesApi(script: (body: { tools?: unknown[]; messages: { content: unknown }[] }) => ScriptedBlock[]) {
+  let n = 0;
+  return Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      if (new URL(req.url).pathname.endsWith("/count_tokens")) return Response.json({ input_tokens: 10 });
+      const body = (await req.json()) as { model: string; stream?: boolean; tools?: unknown[]; messages: { content: unknown }[] };
+      const id = `msg_${++n}`;
+      if (!body.stream) {
+        return Response.json({ id, type: "message", role: "assistant", model: body.model, content: [{ type: "text", text: "title" }], stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1 } });
+      }
+      const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+      const blocks = script(body);
+      let out = ev("message_start", { message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } });
+      blocks.forEach((b, index) => {
+        if ("text" in b) {
+          out += ev("content_block_start", { index, content_block: { type: "text", text: "" } });
+          out += ev("content_block_delta", { index, delta: { type: "text_delta", text: b.text } });
+        } else {
+          out += ev("content_block_start", { index, content_block: { type: "tool_use", id: `toolu_${n}_${index}`, name: b.tool, input: {} } });
+          out += ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: JSON.stringify(b.input) } });
+        }
+        out += ev("content_block_stop", { index });
+      });
+      const stop = blocks.some((b) => "tool" in b) ? "tool_use" : "end_turn";
+      out += ev("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } });
+      out += ev("message_stop", {});
+      return new Response(out, { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+}

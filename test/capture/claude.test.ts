@@ -9,43 +9,17 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { harnessBin } from "../harness.ts";
 import { tempDir } from "../helpers.ts";
-import { ZERODB, logLines, readSession, runJson } from "./_fixtures.ts";
+import { ZERODB, logLines, readSession, runJson, scriptedMessagesApi } from "./_fixtures.ts";
 
 const AWS = "AKIAQX7ZK2MNB4VC6LPD";
 
-/** A Messages API that asks for one Bash call, then answers "All done." (streamed as server-sent events). */
+/** A Messages API that asks for one Bash call, then answers "All done." */
 function fakeApi() {
-  let n = 0;
-  return Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      const url = new URL(req.url);
-      if (url.pathname.endsWith("/count_tokens")) return Response.json({ input_tokens: 10 });
-      const body = (await req.json()) as { model: string; stream?: boolean; tools?: unknown[]; messages: { content: unknown }[] };
-      const id = `msg_${++n}`;
-      if (!body.stream) {
-        return Response.json({ id, type: "message", role: "assistant", model: body.model, content: [{ type: "text", text: "title" }], stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1 } });
-      }
-      const last = body.messages[body.messages.length - 1]!.content;
-      const answered = Array.isArray(last) && last.some((b) => (b as { type?: string }).type === "tool_result");
-      const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-      let out = ev("message_start", { message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } });
-      const text = (i: number, t: string) =>
-        ev("content_block_start", { index: i, content_block: { type: "text", text: "" } }) + ev("content_block_delta", { index: i, delta: { type: "text_delta", text: t } }) + ev("content_block_stop", { index: i });
-      if (!answered && body.tools?.length) {
-        out += text(0, "Let me run it.");
-        out += ev("content_block_start", { index: 1, content_block: { type: "tool_use", id: "toolu_1", name: "Bash", input: {} } });
-        out += ev("content_block_delta", { index: 1, delta: { type: "input_json_delta", partial_json: JSON.stringify({ command: "echo hello-from-tool", description: "say hello" }) } });
-        out += ev("content_block_stop", { index: 1 });
-        out += ev("message_delta", { delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 5 } });
-      } else {
-        out += text(0, "All done.");
-        out += ev("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } });
-      }
-      out += ev("message_stop", {});
-      return new Response(out, { headers: { "content-type": "text/event-stream" } });
-    },
+  return scriptedMessagesApi((body) => {
+    const last = body.messages[body.messages.length - 1]!.content;
+    const answered = Array.isArray(last) && last.some((b) => (b as { type?: string }).type === "tool_result");
+    if (answered || !body.tools?.length) return [{ text: "All done." }];
+    return [{ text: "Let me run it." }, { tool: "Bash", input: { command: "echo hello-from-tool", description: "say hello" } }];
   });
 }
 

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { projectSession } from "../../src/project.ts";
 import { harnessBin } from "../harness.ts";
 import { tempDir } from "../helpers.ts";
-import { type StoredTurn, logLines, onlyCaptureSession, readSession, runJson } from "./_fixtures.ts";
+import { type ScriptedBlock, type StoredTurn, logLines, onlyCaptureSession, readSession, runJson, scriptedMessagesApi } from "./_fixtures.ts";
 
 const NOTE = "The deploy key rotates every Tuesday (quokka-7)";
 
@@ -23,37 +23,14 @@ const NOTE = "The deploy key rotates every Tuesday (quokka-7)";
  * remember, call search, then answer.
  */
 function scriptedApi() {
-  let n = 0;
-  return Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      if (new URL(req.url).pathname.endsWith("/count_tokens")) return Response.json({ input_tokens: 10 });
-      const body = (await req.json()) as { model: string; stream?: boolean; messages: { content: unknown }[] };
-      const id = `msg_${++n}`;
-      if (!body.stream) {
-        return Response.json({ id, type: "message", role: "assistant", model: body.model, content: [{ type: "text", text: "title" }], stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1 } });
-      }
-      const results = body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => (b as { type?: string }).type === "tool_result").length;
-      const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-      const text = (i: number, t: string) =>
-        ev("content_block_start", { index: i, content_block: { type: "text", text: "" } }) + ev("content_block_delta", { index: i, delta: { type: "text_delta", text: t } }) + ev("content_block_stop", { index: i });
-      const tool = (i: number, name: string, input: object) =>
-        ev("content_block_start", { index: i, content_block: { type: "tool_use", id: `toolu_${n}`, name, input: {} } }) +
-        ev("content_block_delta", { index: i, delta: { type: "input_json_delta", partial_json: JSON.stringify(input) } }) +
-        ev("content_block_stop", { index: i });
-      const steps = [
-        () => text(0, "Loading the memory tools.") + tool(1, "ToolSearch", { query: "select:mcp__zerodb__remember,mcp__zerodb__search" }),
-        () => text(0, "Writing it down.") + tool(1, "mcp__zerodb__remember", { content: NOTE }),
-        () => tool(0, "mcp__zerodb__search", { query: "quokka-7 rotates" }),
-      ];
-      const step: (() => string) | undefined = steps[results];
-      let out = ev("message_start", { message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } });
-      out += step ? step() : text(0, "The deploy key rotates every Tuesday.");
-      out += ev("message_delta", { delta: { stop_reason: step !== undefined ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } });
-      out += ev("message_stop", {});
-      return new Response(out, { headers: { "content-type": "text/event-stream" } });
-    },
+  const steps: ScriptedBlock[][] = [
+    [{ text: "Loading the memory tools." }, { tool: "ToolSearch", input: { query: "select:mcp__zerodb__remember,mcp__zerodb__search" } }],
+    [{ text: "Writing it down." }, { tool: "mcp__zerodb__remember", input: { content: NOTE } }],
+    [{ tool: "mcp__zerodb__search", input: { query: "quokka-7 rotates" } }],
+  ];
+  return scriptedMessagesApi((body) => {
+    const results = body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => (b as { type?: string }).type === "tool_result").length;
+    return steps[results] ?? [{ text: "The deploy key rotates every Tuesday." }];
   });
 }
 

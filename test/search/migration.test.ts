@@ -6,21 +6,13 @@
  */
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { cpSync, readFileSync, readdirSync } from "node:fs";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { MIGRATIONS } from "../../src/store/sqlite/migrate.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
-import { ZERODB, tempDir } from "../helpers.ts";
+import { ZERODB, filesContaining, tempDir } from "../helpers.ts";
 
 const FIXTURE = join(import.meta.dir, "..", "fixtures", "old-store", "data");
-
-/** Every file under dir whose bytes contain `needle` (UTF-8). */
-function filesContaining(dir: string, needle: string): string[] {
-  const bytes = Buffer.from(needle, "utf8");
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && readFileSync(join(e.parentPath, e.name)).includes(bytes))
-    .map((e) => join(e.parentPath, e.name));
-}
 
 function oldStore() {
   const dir = tempDir();

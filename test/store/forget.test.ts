@@ -1,21 +1,8 @@
 /** I8 (cutoff) and I9 (purge): forgotten content is gone from every file. */
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
-import { tempDir } from "../helpers.ts";
-
-/** Every file under dir whose bytes contain `needle` (UTF-8). */
-export function filesContaining(dir: string, needle: string): string[] {
-  const hits: string[] = [];
-  const bytes = Buffer.from(needle, "utf8");
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!e.isFile()) continue;
-    const p = join(e.parentPath, e.name);
-    if (readFileSync(p).includes(bytes)) hits.push(p);
-  }
-  return hits;
-}
+import { filesContaining, tempDir } from "../helpers.ts";
 
 describe("forget", () => {
   test("a forgotten session's unique word is found neither by search nor in any byte of the data dir", async () => {

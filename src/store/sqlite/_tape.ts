@@ -3,7 +3,8 @@ import type { Database } from "bun:sqlite";
 import { ZeroDbError } from "../../errors.ts";
 import { sha256 } from "../../util/hash.ts";
 import { storeIdOf } from "./identity.ts";
-import { indexRow, rowClass } from "./search-index.ts";
+import { SearchClass } from "../../search/classify.ts";
+import { indexRow, kindClass } from "./search-index.ts";
 
 /** A tape row to insert. */
 export interface NewRow {
@@ -19,6 +20,8 @@ export interface NewRow {
   bytes: number;
   text: string | null;
   data: string | null;
+  /** A turn's search class, from its role and meta (turnClass); other kinds take their kind's. */
+  sclass?: SearchClass;
 }
 
 /**
@@ -75,7 +78,7 @@ export function insertRow(db: Database, row: NewRow): number {
       row.text,
       row.data,
       rowChecksum(storeIdOf(db), row.subject, row.text, row.data),
-      row.text === null ? 0 : rowClass(row.kind, row.data),
+      row.text === null ? SearchClass.note : (row.sclass ?? kindClass(row.kind)),
     );
   const lsn = Number(r.lastInsertRowid);
   if (row.text !== null) indexRow(db, lsn, row.text);

@@ -18,12 +18,9 @@ export function unindexRow(db: Database, lsn: number, text: string): void {
   db.query("INSERT INTO words (words, rowid, body) VALUES ('delete', ?, ?)").run(lsn, indexText(text));
 }
 
-/** The search class of a row about to be written, from its kind and its data (role, meta). */
-export function rowClass(kind: string, data: string | null): SearchClass {
-  if (kind === "link") return SearchClass.link;
-  if (kind !== "turn" || data === null) return SearchClass.note;
-  const d = JSON.parse(data) as { role: string; meta?: Record<string, unknown> };
-  return turnClass(d.role, d.meta);
+/** The search class of a record that is not a turn (a turn's comes from its role and meta: turnClass). */
+export function kindClass(kind: string): SearchClass {
+  return kind === "link" ? SearchClass.link : SearchClass.note;
 }
 
 /** Progress of a rebuild: rows done of rows in all. */
@@ -50,8 +47,7 @@ export function rebuildIndex(db: Database, onProgress?: RebuildProgress): number
   let done = 0;
   for (const r of rows) {
     insert.run(r.lsn, indexText(r.text));
-    let cls = rowClass(r.kind, r.data);
-    if (r.kind === "turn" && r.data !== null) cls = legacyZerodbClass(r.tenant, r.data, cls, zerodbCalls);
+    const cls = r.kind === "turn" && r.data !== null ? legacyTurnClass(r.tenant, JSON.parse(r.data), zerodbCalls) : kindClass(r.kind);
     if (cls !== SearchClass.note) setClass.run(cls, r.lsn);
     done++;
     if (onProgress && done % 5000 === 0) onProgress(done, total);
@@ -60,9 +56,14 @@ export function rebuildIndex(db: Database, onProgress?: RebuildProgress): number
   return done;
 }
 
-/** Marks the captured results of zerodb's own tool calls as noise (calls precede their results on the tape). */
-function legacyZerodbClass(tenant: string, data: string, cls: SearchClass, zerodbCalls: Set<string>): SearchClass {
-  const meta = (JSON.parse(data) as { meta?: Record<string, unknown> }).meta;
+/**
+ * A turn's class as a new write would get it, except that the captured result
+ * of one of zerodb's own tool calls is noise (calls precede their results on
+ * the tape, so the ids of zerodb's calls are known by then).
+ */
+function legacyTurnClass(tenant: string, d: { role: string; meta?: Record<string, unknown> }, zerodbCalls: Set<string>): SearchClass {
+  const cls = turnClass(d.role, d.meta);
+  const meta = d.meta;
   const ids = Array.isArray(meta?.tool_use_ids) ? meta.tool_use_ids.filter((x): x is string => typeof x === "string") : [];
   if (ids.length === 0) return cls;
   const tools = Array.isArray(meta?.tools) ? meta.tools : [];

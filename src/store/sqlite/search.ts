@@ -50,15 +50,18 @@ const WINDOW_CHARS = 4096;
 /** Characters read for the snippet of a hit whose first window holds none of its words. */
 const SNIPPET_WINDOW_CHARS = 65_536;
 
+/** A row read through a window of its text. */
 interface PoolRow {
   lsn: number;
   kind: "turn" | "link";
   subject: string | null;
   data: string;
   sclass: number;
-  bytes: number;
   win: string;
-  len: number;
+  /** The text goes on past the window. */
+  more: boolean;
+  /** The whole text's size over the window's (1 when the window is all of it). */
+  scale: number;
 }
 
 /** Hits, best first; forgotten rows are gone from the index and filtered besides. */
@@ -118,7 +121,7 @@ function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number,
     .sort(byScore)
     .slice(0, limit);
   // A long turn whose words lie beyond the first window: its snippet comes from a wider one.
-  const wide = new Map(windows(db, ranked.filter((r) => !r.inWindow && r.row.len > r.row.win.length).map((r) => r.row.lsn), SNIPPET_WINDOW_CHARS).map((r) => [r.lsn, r]));
+  const wide = new Map(windows(db, ranked.filter((r) => !r.inWindow && r.row.more).map((r) => r.row.lsn), SNIPPET_WINDOW_CHARS).map((r) => [r.lsn, r]));
   return ranked.map(({ row, held, s }) => toHit(wide.get(row.lsn) ?? row, terms, idfs, held, s));
 }
 
@@ -144,7 +147,7 @@ function rowScorer(terms: Term[], idfs: number[], holders: Set<number>[]): (row:
     // A term the index found in this row but beyond the window counts once.
     const tf = c.tf.map((f, i) => (f === 0 && holders[i]!.has(row.lsn) ? 1 : f));
     // Length in tokens, extrapolated from the window for a long turn.
-    const length = row.len > row.win.length ? (c.length * row.len) / Math.max(1, row.win.length) : c.length;
+    const length = c.length * row.scale;
     const held = tf.map((f) => f > 0);
     const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / weightAll;
     const own = share > 0 ? score({ share, near: c.near, bm25: bm25(tf, idfs, length, AVG_TOKENS), cls: row.sclass }) : 0;
@@ -152,15 +155,23 @@ function rowScorer(terms: Term[], idfs: number[], holders: Set<number>[]): (row:
   };
 }
 
-/** Rows by LSN with the first `chars` characters of their text. */
+/**
+ * Rows by LSN with the first `chars` characters of their text. The text's
+ * size is the tape's `bytes` column: `length(text)` would count the
+ * characters of every turn whole, however large.
+ */
 function windows(db: Database, lsns: number[], chars: number): PoolRow[] {
   if (lsns.length === 0) return [];
-  return db
+  const rows = db
     .query(
-      `SELECT lsn, kind, subject, data, sclass, bytes, substr(text, 1, ${chars}) AS win, length(text) AS len
+      `SELECT lsn, kind, subject, data, sclass, bytes, substr(text, 1, ${chars}) AS win
        FROM tape WHERE lsn IN (SELECT value FROM json_each(?))`,
     )
-    .all(JSON.stringify(lsns)) as PoolRow[];
+    .all(JSON.stringify(lsns)) as (Omit<PoolRow, "more" | "scale"> & { bytes: number })[];
+  return rows.map(({ bytes, ...row }) => {
+    const winBytes = Buffer.byteLength(row.win, "utf8");
+    return { ...row, more: bytes > winBytes, scale: bytes > winBytes ? bytes / Math.max(1, winBytes) : 1 };
+  });
 }
 
 /** The live turns just before and after a turn in its session that the filter admits. */
@@ -180,7 +191,7 @@ function neighbours(db: Database, filter: Filter, row: PoolRow): number[] {
 function toHit(row: PoolRow, terms: Term[], idfs: number[], held: boolean[], s: number): SearchHit {
   const data = JSON.parse(row.data) as { role?: SearchHit["role"]; url?: string };
   const matched = terms.filter((_, i) => held[i]).map((t) => t.text);
-  const snip = snippet(row.win, terms, idfs, row.len > row.win.length);
+  const snip = snippet(row.win, terms, idfs, row.more);
   const score = Math.round(s * 1000) / 1000;
   if (row.kind === "link") {
     return { lsn: row.lsn, kind: "link", session: null, role: null, snippet: snip, score, matched, url: data.url ?? "" };

@@ -6,6 +6,7 @@ import { Entry, FactSetInput, LinkAddInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import { type TapeRecord, tapeRecordSchema } from "../../schema/tape.ts";
 import { sha256 } from "../../util/hash.ts";
+import { turnClass } from "../../search/classify.ts";
 import { insertRow, isoTime, verifyRow } from "./_tape.ts";
 
 interface Row {
@@ -144,6 +145,7 @@ function restore(db: Database, rec: TapeRecord): void {
         bytes,
         text: rec.content,
         data: JSON.stringify(meta ? { role: rec.role, meta } : { role: rec.role }),
+        sclass: turnClass(rec.role, meta),
       });
       db.query(
         `INSERT INTO sessions (tenant, name, turns, first_lsn, last_lsn, bytes) VALUES (?, ?, 1, ?, ?, ?)

@@ -3,6 +3,7 @@ import type { Database } from "bun:sqlite";
 import { PAGE_DEFAULT, READ_PAGE_MAX_BYTES } from "../../limits.ts";
 import type { AppendInput, ReadInput, SessionsInput } from "../../schema/ops.ts";
 import type { AppendResult, ReadResult, SessionsResult, Turn } from "../../schema/results.ts";
+import { turnClass } from "../../search/classify.ts";
 import { sha256 } from "../../util/hash.ts";
 import { canonicalJson } from "../../util/json.ts";
 import { insertRow, isoTime, prefixRange, priorWrite, verifyRow } from "./_tape.ts";
@@ -19,6 +20,7 @@ export function append(db: Database, tenant: string, input: AppendInput): Append
       contentHash: sha256(e.content).subarray(0, 16),
       opHash: e.idem_key ? sha256(canonicalJson(["turn", input.session, e.role, e.content, meta ?? {}])) : null,
       data: JSON.stringify(meta ? { role: e.role, meta } : { role: e.role }),
+      sclass: turnClass(e.role, meta),
     };
   });
   return db.transaction((): AppendResult => {
@@ -47,6 +49,7 @@ export function append(db: Database, tenant: string, input: AppendInput): Append
         bytes: e.bytes,
         text: e.content,
         data: e.data,
+        sclass: e.sclass,
       });
       out.push({ lsn, duplicate: false });
       if (first === 0) first = lsn;
