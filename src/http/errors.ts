@@ -5,7 +5,7 @@
  * that carries no stack, SQL or path.
  */
 import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "hono";
-import { CODES, ZeroDbError, toZeroDbError } from "../errors.ts";
+import { CODES, ZeroDbError, invalid, toZeroDbError } from "../errors.ts";
 import type { HttpEnv } from "./env.ts";
 import { routeOf } from "./route.ts";
 
@@ -22,6 +22,9 @@ export function errorResponse(err: ZeroDbError): Response {
 /** Hono's onError: maps every failure; server-side ones (5xx) go to the log once. */
 export function onError(log: (line: string) => void): ErrorHandler<HttpEnv> {
   return (err, c) => {
+    // A client that hangs up mid-request is not a fault of the server: nobody reads the answer,
+    // and the request log says "aborted" instead of a status.
+    if (c.req.raw.signal.aborted) return errorResponse(invalid("body", "the client closed the connection before the request was read"));
     const e = toZeroDbError(err);
     if (CODES[e.code].status >= 500) log(`zerodb: ${e.code} on ${c.req.method} ${routeOf(c)}: ${describe(e.cause ?? e)}`);
     // Unknown errors keep their detail in the log; the caller gets the generic message only.

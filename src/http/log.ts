@@ -1,7 +1,8 @@
 /**
  * The request log: one line per request, `METHOD /route/pattern STATUS MSms`.
  * The pattern, not the path, so fact keys and session names stay out of the
- * log; never bodies, never headers, never tokens.
+ * log; never bodies, never headers, never tokens. A request whose client hung
+ * up before the answer shows `aborted` where the status would be.
  */
 import type { MiddlewareHandler } from "hono";
 import type { HttpEnv } from "./env.ts";
@@ -14,7 +15,8 @@ export function requestLog(log: (line: string) => void): MiddlewareHandler<HttpE
     try {
       await next();
     } finally {
-      log(`${c.req.method} ${routeOf(c)} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms`);
+      const status = c.req.raw.signal.aborted ? "aborted" : String(c.res.status);
+      log(`${c.req.method} ${routeOf(c)} ${status} ${(performance.now() - started).toFixed(1)}ms`);
     }
   };
 }

@@ -69,7 +69,8 @@ export const StatsResult = z.object({
   payload_histogram: z.array(z.object({ le: z.number().nullable(), count: z.number() })),
   repeated: z.object({ turns: z.number(), bytes: z.number(), share: z.number() }),
   redactions: z.number(),
-  disk: z.object({ store_bytes: z.number(), wal_bytes: z.number(), object_bytes: z.number() }),
+  // The tenant's own bytes: its live records in the store, its distinct objects (never whole-store sizes).
+  disk: z.object({ store_bytes: z.number(), object_bytes: z.number() }),
 });
 
 export type Turn = z.infer<typeof Turn>;

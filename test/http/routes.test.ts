@@ -131,6 +131,6 @@ describe.each(Object.keys(TARGETS))("routes (%s)", (name) => {
     expect(stats.body.turns.count).toBeGreaterThan(0);
     expect(stats.body.forgets).toBe(1);
     expect(stats.body.forgotten).toBe(2);
-    expect(Object.keys(stats.body.disk)).toEqual(["store_bytes", "wal_bytes", "object_bytes"]);
+    expect(Object.keys(stats.body.disk)).toEqual(["store_bytes", "object_bytes"]);
   });
 });

@@ -16,6 +16,6 @@ export default zcommand({
       `forgets  ${r.forgets}, records forgotten ${r.forgotten}, redactions ${r.redactions}`,
       `repeated ${r.repeated.turns} turns, ${r.repeated.bytes} bytes (${(r.repeated.share * 100).toFixed(1)}% of turn bytes)`,
       `sizes    ${r.payload_histogram.map((h) => `${h.le === null ? ">4M" : `≤${h.le}`}:${h.count}`).join(" ")}`,
-      `disk     store ${r.disk.store_bytes} + wal ${r.disk.wal_bytes} bytes, objects ${r.disk.object_bytes} bytes`,
+      `disk     records ${r.disk.store_bytes} bytes, objects ${r.disk.object_bytes} bytes`,
     ].join("\n"),
 });

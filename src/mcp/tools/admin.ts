@@ -31,7 +31,7 @@ function renderStats(r: StatsResult): string {
     `facts ${r.facts.count} (${r.facts.bytes} bytes), links ${r.links.count}, objects ${r.objects.count} (${r.objects.bytes} bytes)`,
     `forgets ${r.forgets}, records forgotten ${r.forgotten}, secrets redacted ${r.redactions}`,
     `repeated content: ${r.repeated.turns} turns, ${r.repeated.bytes} bytes (${(r.repeated.share * 100).toFixed(1)}% of turn bytes)`,
-    `on disk: store ${r.disk.store_bytes} + wal ${r.disk.wal_bytes} bytes, objects ${r.disk.object_bytes} bytes`,
+    `on disk: records ${r.disk.store_bytes} bytes, objects ${r.disk.object_bytes} bytes`,
   ].join("\n");
 }
 

@@ -1,16 +1,13 @@
 /** stats: counts and sizes per kind, payload histogram, repeats (DESIGN.md D7). */
 import type { Database } from "bun:sqlite";
-import { statSync } from "node:fs";
-import { join } from "node:path";
 import type { StatsResult } from "../../schema/results.ts";
 import { objectBytes } from "./objects-gc.ts";
-import { DB_FILE } from "./open.ts";
 
 /** Upper bounds of the payload histogram's buckets, in bytes (the last is open). */
 const BUCKETS = [256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304];
 
-/** Figures for one tenant, plus the store's size on disk. */
-export function stats(db: Database, tenant: string, dataDir: string): StatsResult {
+/** Figures for one tenant: nothing in them depends on what other tenants hold. */
+export function stats(db: Database, tenant: string): StatsResult {
   const kinds = db
     .query(
       `SELECT kind, count(*) AS count, coalesce(sum(bytes), 0) AS bytes FROM tape
@@ -61,20 +58,13 @@ export function stats(db: Database, tenant: string, dataDir: string): StatsResul
       `SELECT coalesce(sum(json_extract(data, '$.meta.redacted')), 0) FROM tape
        WHERE tenant = ? AND kind = 'turn' AND forgotten_by IS NULL AND json_type(data, '$.meta.redacted') = 'integer'`,
     ),
+    // The tenant's own bytes only, never the store file's or the WAL's size: those grow with every
+    // tenant's writes, and would tell one tenant how much the others write and when (I5).
     disk: {
-      store_bytes: sizeOf(join(dataDir, DB_FILE)),
-      wal_bytes: sizeOf(join(dataDir, `${DB_FILE}-wal`)),
+      store_bytes: kinds.reduce((sum, k) => sum + k.bytes, 0),
       // The tenant's own distinct blobs, not the whole tree: a store-wide figure would tell a
       // tenant whether bytes it just put were already there, i.e. held by someone else (I5).
       object_bytes: objectBytes(db, tenant),
     },
   };
-}
-
-function sizeOf(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
 }

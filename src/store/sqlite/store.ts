@@ -87,7 +87,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
       stats: (i) =>
         run(() => {
           parseInput(In.StatsInput, i ?? {});
-          return stats(db, tenant, dataDir);
+          return stats(db, tenant);
         }),
     };
   };
