@@ -5,20 +5,21 @@
  * stdout breaks, or a signal arrives.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CONTENT_MAX_BYTES } from "../limits.ts";
 import { draining } from "./drain.ts";
+import { LineTransport } from "./line-transport.ts";
 
 /**
  * The largest JSON-RPC line accepted. A remember at the 4 MiB content limit
  * may be escaped to six bytes per character in JSON (\u0000), so a line up to
- * that must still reach the validator, which then answers `too_large`.
+ * that must still reach the validator, which then answers `too_large`; a
+ * longer line is answered with a JSON-RPC error and the server goes on.
  */
 export const MAX_LINE_BYTES = 6 * CONTENT_MAX_BYTES + 1024 * 1024;
 
 /** Serves `server` over this process's stdin and stdout until the connection ends. */
 export async function serveStdio(server: Server, log: (line: string) => void): Promise<void> {
-  const transport = draining(new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_LINE_BYTES }));
+  const transport = draining(new LineTransport(process.stdin, process.stdout, MAX_LINE_BYTES));
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
