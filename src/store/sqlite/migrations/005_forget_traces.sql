@@ -7,3 +7,6 @@
 -- selectors into the LSNs they hid.
 ALTER TABLE tape ADD COLUMN idem_digest BLOB;
 CREATE UNIQUE INDEX tape_idem_digest ON tape (tenant, idem_digest) WHERE idem_digest IS NOT NULL;
+-- The rows a forget hid, by that forget: how a forget record's LSNs are
+-- read back (migration, import, export). Only forgotten rows are in it.
+CREATE INDEX tape_forgotten ON tape (forgotten_by) WHERE forgotten_by IS NOT NULL;
