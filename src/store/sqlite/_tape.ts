@@ -97,7 +97,8 @@ export function insertRow(db: Database, row: NewRow): number {
  * by anyone holding the store or an export, exactly as the store itself must
  * confirm it: no digest the store can check is safe from its holder, so keys
  * should not carry content. No per-store salt: it would have to travel in
- * every export for an import to keep I3, and then it protects nothing.
+ * every export for an import to keep I3, so whoever holds a copy holds the
+ * salt too, and against guessing it adds nothing.
  */
 export function idemDigest(tenant: string, idemKey: string): Uint8Array {
   return sha256(`zerodb forgotten idem_key\u0000${tenant}\u0000${idemKey}`);
