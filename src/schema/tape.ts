@@ -23,6 +23,11 @@ const Forgotten = z.strictObject({
   ...Base,
   kind: z.enum(["turn", "fact", "link", "object"]),
   forgotten_by: Lsn,
+  /**
+   * SHA-256, hex, of "zerodb forgotten idem_key", NUL, the tenant, NUL, the
+   * key (idemDigest in src/store/sqlite/_tape.ts): every engine that replays
+   * an export (DESIGN.md 12) hashes a retried key the same way to find it.
+   */
   idem_digest: Hex256.optional(),
 });
 
