@@ -1,21 +1,34 @@
 /** Tape records as exported and imported (JSONL, one record a line). */
 import { z } from "zod";
-import { Role } from "./common.ts";
+import { Lsn, Role } from "./common.ts";
+
+const Hex256 = z.string().regex(/^[0-9a-f]{64}$/);
 
 const Base = {
-  lsn: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  lsn: Lsn,
   tenant: z.string().min(1).max(64),
   ts: z.string(),
   idem_key: z.string().optional(),
   /** Hex digest of the operation, kept so idempotency survives an export (I3). */
-  op_hash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  op_hash: Hex256.optional(),
 };
 
-/** A record whose content was forgotten: its LSN and idem key stay reserved. */
+/**
+ * A record whose content was forgotten: its LSN, its kind, the forget that
+ * hid it, and the digest of its idem key, which stays reserved (I3). Exports
+ * of earlier releases carry the key and its op_hash instead; import turns
+ * them into the digest and drops the hash (issue 14 item 4).
+ */
 const Forgotten = z.strictObject({
   ...Base,
   kind: z.enum(["turn", "fact", "link", "object"]),
-  forgotten_by: z.number().int().min(1),
+  forgotten_by: Lsn,
+  /**
+   * SHA-256, hex, of "zerodb forgotten idem_key", NUL, the tenant, NUL, the
+   * key (idemDigest in src/store/sqlite/_tape.ts): every engine that replays
+   * an export (DESIGN.md 12) hashes a retried key the same way to find it.
+   */
+  idem_digest: Hex256.optional(),
 });
 
 const TurnRecord = z.strictObject({
@@ -29,12 +42,21 @@ const TurnRecord = z.strictObject({
 
 const FactRecord = z.strictObject({ ...Base, kind: z.literal("fact"), key: z.string(), value: z.unknown() });
 
-const ForgetRecord = z.strictObject({
-  ...Base,
-  kind: z.literal("forget"),
-  selector: z.record(z.string(), z.unknown()),
-  hidden: z.number().int().min(0),
-});
+/**
+ * A forget: how many records it hid and their LSNs as inclusive ranges, what
+ * a replay needs and nothing that says what was forgotten. Exports of earlier
+ * releases carry the selector instead (a session name, a fact key); import
+ * takes the LSNs from the forgotten records and drops the selector.
+ */
+const ForgetRecord = z
+  .strictObject({
+    ...Base,
+    kind: z.literal("forget"),
+    hidden: z.number().int().min(0),
+    lsns: z.array(z.tuple([Lsn, Lsn])).optional(),
+    selector: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((r) => (r.lsns === undefined) !== (r.selector === undefined), { message: "needs exactly one of lsns and selector", path: ["lsns"] });
 
 const LinkRecord = z.strictObject({
   ...Base,

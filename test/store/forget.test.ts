@@ -1,38 +1,55 @@
 /** I8 (cutoff) and I9 (purge): forgotten content is gone from every file. */
 import { describe, expect, test } from "bun:test";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
+import { canonicalJson } from "../../src/util/json.ts";
+import { sha256 } from "../../src/util/hash.ts";
 import { filesContaining, tempDir } from "../helpers.ts";
 
+/** Every file under dir whose bytes contain these bytes (a hash is stored raw). */
+function filesHolding(dir: string, bytes: Uint8Array): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && readFileSync(join(e.parentPath, e.name)).includes(Buffer.from(bytes)))
+    .map((e) => join(e.parentPath, e.name));
+}
+
 describe("forget", () => {
-  test("a forgotten session's unique word is found neither by search nor in any byte of the data dir", async () => {
+  test("a forgotten session's unique word, its name, its idem key and the hash of its content are found neither by search nor in any byte of the data dir", async () => {
     using dir = tempDir();
     const store = openSqliteStore(dir.path);
     const m = store.memory("local");
     const word = `zqx${crypto.randomUUID().replaceAll("-", "")}`;
+    const session = `secret-${crypto.randomUUID()}/one`;
+    const idemKey = `key-${crypto.randomUUID()}`;
+    // The operation hash an idempotent append keeps (turns.ts): of short content it is the content (issue 14 item 4).
+    const opHash = sha256(canonicalJson(["turn", session, "user", `the word is ${word}`, {}]));
     // Plenty of other rows around it, some long enough for overflow pages.
     for (let i = 0; i < 50; i++) await m.append({ session: "keep", entries: [{ role: "note", content: `filler ${i} ${"x".repeat(i * 200)}` }] });
     await m.append({
-      session: "secret/one",
+      session,
       entries: [
-        { role: "user", content: `the word is ${word}` },
+        { role: "user", content: `the word is ${word}`, idem_key: idemKey },
         { role: "assistant", content: `${word} `.repeat(3000) },
         { role: "note", content: `again ${word}`, meta: { note: word } },
       ],
     });
     await m.factSet({ key: "other", value: "kept" });
     expect((await m.search({ query: word })).hits.length).toBe(3);
-    expect(filesContaining(dir.path, word).length).toBeGreaterThan(0);
+    for (const needle of [word, session, idemKey]) expect(filesContaining(dir.path, needle).length, needle).toBeGreaterThan(0);
+    expect(filesHolding(dir.path, opHash).length).toBeGreaterThan(0);
 
-    const r = await m.forget({ selector: { session: "secret/one" } });
+    const r = await m.forget({ selector: { session } });
     expect(r.hidden).toBe(3);
     expect((await m.search({ query: word })).hits).toEqual([]);
-    expect((await m.read({ session: "secret/one" })).turns).toEqual([]);
+    expect((await m.read({ session })).turns).toEqual([]);
     expect((await m.sessions({})).sessions.map((s) => s.name)).toEqual(["keep"]);
     // While the store is still open: database, WAL and shm.
-    expect(filesContaining(dir.path, word)).toEqual([]);
+    for (const needle of [word, session, idemKey]) expect(filesContaining(dir.path, needle), needle).toEqual([]);
+    expect(filesHolding(dir.path, opHash)).toEqual([]);
     store.close();
-    expect(filesContaining(dir.path, word)).toEqual([]);
+    for (const needle of [word, session, idemKey]) expect(filesContaining(dir.path, needle), needle).toEqual([]);
+    expect(filesHolding(dir.path, opHash)).toEqual([]);
     // Everything else is intact.
     const again = openSqliteStore(dir.path);
     expect((await again.memory("local").read({ session: "keep", limit: 1000 })).turns.length).toBe(50);

@@ -15,6 +15,8 @@ export interface NewRow {
   ts: number;
   subject: string | null;
   idemKey: string | null;
+  /** A forgotten row's idempotency key digest (idemDigest); set only by import. */
+  idemDigest?: Uint8Array | null;
   opHash: Uint8Array | null;
   contentHash: Uint8Array | null;
   bytes: number;
@@ -62,8 +64,8 @@ export function verifyRow<T extends Checked>(db: Database, row: T): T {
 export function insertRow(db: Database, row: NewRow): number {
   const r = db
     .query(
-      `INSERT INTO tape (lsn, tenant, kind, ts, subject, idem_key, op_hash, content_hash, bytes, text, data, checksum, sclass)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO tape (lsn, tenant, kind, ts, subject, idem_key, idem_digest, op_hash, content_hash, bytes, text, data, checksum, sclass)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       row.lsn ?? null,
@@ -72,6 +74,7 @@ export function insertRow(db: Database, row: NewRow): number {
       row.ts,
       row.subject,
       row.idemKey,
+      row.idemDigest ?? null,
       row.opHash,
       row.contentHash,
       row.bytes,
@@ -86,15 +89,50 @@ export function insertRow(db: Database, row: NewRow): number {
 }
 
 /**
+ * What a forgotten row keeps of its idempotency key: SHA-256 over a domain
+ * tag, the tenant and the key, never the key itself (issue 14 item 4). The
+ * key stays reserved (I3) because a replay's key hashes to the same digest,
+ * while a key with enough entropy (capture's `<harness session id>:...`, any
+ * UUID) cannot be read back from it. A guessable key can still be confirmed
+ * by anyone holding the store or an export, exactly as the store itself must
+ * confirm it: no digest the store can check is safe from its holder, so keys
+ * should not carry content. No per-store salt: it would have to travel in
+ * every export for an import to keep I3, so whoever holds a copy holds the
+ * salt too, and against guessing it adds nothing.
+ */
+export function idemDigest(tenant: string, idemKey: string): Uint8Array {
+  return sha256(`zerodb forgotten idem_key\u0000${tenant}\u0000${idemKey}`);
+}
+
+/**
+ * Whether the tenant holds an idempotency key, live or forgotten: a held key
+ * is never written again (I3).
+ */
+export function keyHeld(db: Database, tenant: string, idemKey: string): boolean {
+  return (
+    db.query("SELECT 1 FROM tape WHERE tenant = ? AND idem_key = ?").get(tenant, idemKey) !== null ||
+    db.query("SELECT 1 FROM tape WHERE tenant = ? AND idem_digest = ?").get(tenant, idemDigest(tenant, idemKey)) !== null
+  );
+}
+
+/**
  * Looks up an idempotency key. Returns the original LSN when the same
  * operation was done before, undefined when the key is new, and throws
- * `conflict` when the key named a different operation.
+ * `conflict` when the key named a different operation. A forgotten
+ * operation kept neither its content nor a hash of it (a hash of a PIN is
+ * the PIN: 10,000 guesses), so a replay of its key, whatever it carries,
+ * returns the original LSN as a duplicate and writes nothing.
  */
 export function priorWrite(db: Database, tenant: string, idemKey: string, opHash: Uint8Array, field: string): number | undefined {
   const prior = db.query("SELECT lsn, op_hash FROM tape WHERE tenant = ? AND idem_key = ?").get(tenant, idemKey) as
     | { lsn: number; op_hash: Uint8Array | null }
     | null;
-  if (!prior) return undefined;
+  if (!prior) {
+    const forgotten = db.query("SELECT lsn FROM tape WHERE tenant = ? AND idem_digest = ?").get(tenant, idemDigest(tenant, idemKey)) as
+      | { lsn: number }
+      | null;
+    return forgotten?.lsn;
+  }
   if (prior.op_hash && Buffer.compare(Buffer.from(prior.op_hash), Buffer.from(opHash)) === 0) return prior.lsn;
   throw new ZeroDbError("conflict", `${field}: this idempotency key was already used for a different write`, { field });
 }

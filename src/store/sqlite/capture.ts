@@ -6,6 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { type CaptureBatch, type CommitOutcome, type CursorRow, cursorOf, resumeIndex } from "../capture.ts";
+import { keyHeld } from "./_tape.ts";
 import { append } from "./turns.ts";
 
 const COLUMNS = "source, session, path, offset, position, chunk, updated";
@@ -36,8 +37,7 @@ export function commitCapture(db: Database, tenant: string, batch: CaptureBatch)
       const current = cursorOf(getCursor(db, tenant, batch.source));
       const from = resumeIndex(batch, current);
       if (from === "done" || from === "elsewhere") return { status: "moved", cursor: current };
-      const reserved = db.query("SELECT 1 FROM tape WHERE tenant = ? AND idem_key = ?");
-      const fresh = batch.entries.slice(from).filter((e) => reserved.get(tenant, e.entry.idem_key) === null);
+      const fresh = batch.entries.slice(from).filter((e) => !keyHeld(db, tenant, e.entry.idem_key));
       // Nested in this transaction, append runs as a savepoint: it commits with the cursor or not at all.
       if (fresh.length > 0) append(db, tenant, { session: batch.session, entries: fresh.map((e) => e.entry) });
       db.query(

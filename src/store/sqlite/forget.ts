@@ -1,12 +1,14 @@
 /**
  * forget: a tape record that hides every matching record at or below its own
  * LSN (I8) and purges their bytes from the database, the WAL and the FTS
- * index (I9).
+ * index (I9). Neither the record nor the hidden rows keep anything that says
+ * what was forgotten (issue 14 item 4): see forget-record.ts.
  */
 import type { Database } from "bun:sqlite";
 import type { ForgetInput, Selector } from "../../schema/ops.ts";
 import type { ForgetResult } from "../../schema/results.ts";
-import { insertRow, prefixRange } from "./_tape.ts";
+import { idemDigest, insertRow, prefixRange } from "./_tape.ts";
+import { forgetData } from "./forget-record.ts";
 import { BUSY_TIMEOUT_MS } from "./open.ts";
 import { unindexRow } from "./search-index.ts";
 
@@ -14,6 +16,7 @@ interface Match {
   lsn: number;
   kind: string;
   subject: string | null;
+  idem_key: string | null;
   text: string | null;
 }
 
@@ -25,7 +28,7 @@ export interface ForgetOutcome {
 
 /** The live rows of a tenant that a selector matches. */
 function matches(db: Database, tenant: string, sel: Selector): Match[] {
-  const base = "SELECT lsn, kind, subject, text FROM tape WHERE tenant = ? AND forgotten_by IS NULL AND ";
+  const base = "SELECT lsn, kind, subject, idem_key, text FROM tape WHERE tenant = ? AND forgotten_by IS NULL AND ";
   const q = (sql: string, ...params: (string | number)[]) => db.query(base + sql).all(tenant, ...params) as Match[];
   if (sel.session !== undefined) return q("kind = 'turn' AND subject = ?", sel.session);
   if (sel.session_prefix !== undefined) {
@@ -51,20 +54,21 @@ export function forget(db: Database, tenant: string, input: ForgetInput): Forget
   }
   finishPendingPurge(db);
   const outcome = db.transaction((): ForgetOutcome => {
-    const found = matches(db, tenant, input.selector);
+    const found = matches(db, tenant, input.selector).sort((a, b) => a.lsn - b.lsn);
+    const ts = Date.now();
     const lsn = insertRow(db, {
       tenant,
       kind: "forget",
-      ts: Date.now(),
+      ts,
       subject: null,
       idemKey: null,
       opHash: null,
       contentHash: null,
       bytes: 0,
       text: null,
-      data: JSON.stringify({ selector: input.selector, hidden: found.length }),
+      data: JSON.stringify(forgetData(found.map((m) => m.lsn))),
     });
-    purge(db, found, lsn);
+    purge(db, tenant, found, { lsn, ts });
     recomputeDerived(db, tenant, found);
     const digests = [...new Set(found.filter((m) => m.kind === "object").map((m) => m.subject!))];
     return { result: { lsn, hidden: found.length, dry_run: false }, digests };
@@ -73,15 +77,22 @@ export function forget(db: Database, tenant: string, input: ForgetInput): Forget
   return outcome;
 }
 
-/** Removes matched rows' bytes: from the word index first (it needs the old text), then the tape. */
-function purge(db: Database, found: Match[], forgetLsn: number): void {
+/**
+ * Removes matched rows' bytes: from the word index first (it needs the old
+ * text), then the tape. What stays is the LSN, the kind and the forget's LSN;
+ * the time becomes the forget's; the idempotency key becomes its digest (the
+ * key stays reserved, I3) and the operation hash goes, since a hash of short
+ * content is the content after a few guesses.
+ */
+function purge(db: Database, tenant: string, found: Match[], by: { lsn: number; ts: number }): void {
   const blank = db.query(
-    `UPDATE tape SET subject = NULL, content_hash = NULL, bytes = 0, text = NULL, data = NULL, checksum = NULL, sclass = 0, forgotten_by = ?
+    `UPDATE tape SET ts = ?, subject = NULL, idem_key = NULL, idem_digest = ?, op_hash = NULL, content_hash = NULL, bytes = 0,
+       text = NULL, data = NULL, checksum = NULL, sclass = 0, forgotten_by = ?
      WHERE lsn = ?`,
   );
   for (const m of found) {
     if (m.text !== null) unindexRow(db, m.lsn, m.text);
-    blank.run(forgetLsn, m.lsn);
+    blank.run(by.ts, m.idem_key === null ? null : idemDigest(tenant, m.idem_key), by.lsn, m.lsn);
   }
 }
 

@@ -5,6 +5,8 @@ import m001 from "./migrations/001_init.sql" with { type: "text" };
 import m002 from "./migrations/002_objects.sql" with { type: "text" };
 import m003 from "./migrations/003_capture.sql" with { type: "text" };
 import m004 from "./migrations/004_search.sql" with { type: "text" };
+import m005 from "./migrations/005_forget_traces.sql" with { type: "text" };
+import { scrubForgotten } from "./forget-record.ts";
 import { type RebuildProgress, rebuildIndex } from "./search-index.ts";
 
 /** One numbered migration: its SQL, then, where SQL cannot do it, a step in code. */
@@ -20,6 +22,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { sql: m003 },
   // The word index is built from each row's text by src/search/text.ts (DESIGN.md 11).
   { sql: m004, after: (db, onProgress) => void rebuildIndex(db, onProgress) },
+  // Earlier forgets' traces: op_hash, idem_key, selectors (issue 14 item 4).
+  { sql: m005, after: (db) => scrubForgotten(db) },
 ];
 
 /** What opening a store reports while a migration rebuilds the search index. */

@@ -7,7 +7,8 @@ import { parseInput } from "../../schema/parse.ts";
 import { type TapeRecord, tapeRecordSchema } from "../../schema/tape.ts";
 import { sha256 } from "../../util/hash.ts";
 import { turnClass } from "../../search/classify.ts";
-import { insertRow, isoTime, verifyRow } from "./_tape.ts";
+import { idemDigest, insertRow, isoTime, verifyRow } from "./_tape.ts";
+import { type ForgetData, hiddenBy, lsnRanges } from "./forget-record.ts";
 
 interface Row {
   lsn: number;
@@ -16,6 +17,7 @@ interface Row {
   ts: number;
   subject: string | null;
   idem_key: string | null;
+  idem_digest: Uint8Array | null;
   op_hash: Uint8Array | null;
   text: string | null;
   data: string | null;
@@ -25,23 +27,24 @@ interface Row {
 
 /** Every tape row in LSN order, as records. One statement: one snapshot. */
 export function* exportRows(db: Database, tenant?: string): Generator<TapeRecord> {
-  const sql = `SELECT lsn, tenant, kind, ts, subject, idem_key, op_hash, text, data, checksum, forgotten_by FROM tape
+  const sql = `SELECT lsn, tenant, kind, ts, subject, idem_key, idem_digest, op_hash, text, data, checksum, forgotten_by FROM tape
                ${tenant ? "WHERE tenant = ?" : ""} ORDER BY lsn`;
   const stmt = db.query(sql);
   for (const row of (tenant ? stmt.iterate(tenant) : stmt.iterate()) as IterableIterator<Row>) yield toRecord(db, row);
 }
 
 function toRecord(db: Database, row: Row): TapeRecord {
+  const at = { lsn: row.lsn, tenant: row.tenant, ts: isoTime(row.ts) };
+  if (row.forgotten_by !== null) {
+    // Only what keeps the key reserved (I3): never the key, never the operation's hash.
+    const digest = row.idem_digest !== null ? { idem_digest: Buffer.from(row.idem_digest).toString("hex") } : {};
+    return { ...at, kind: row.kind as "turn", forgotten_by: row.forgotten_by, ...digest };
+  }
   const base = {
-    lsn: row.lsn,
-    tenant: row.tenant,
-    ts: isoTime(row.ts),
+    ...at,
     ...(row.idem_key !== null ? { idem_key: row.idem_key } : {}),
     ...(row.op_hash !== null ? { op_hash: Buffer.from(row.op_hash).toString("hex") } : {}),
   };
-  if (row.forgotten_by !== null) {
-    return { ...base, kind: row.kind as "turn", forgotten_by: row.forgotten_by };
-  }
   // An export is a backup: it must not copy damaged bytes as if they were good.
   verifyRow(db, row);
   const data = JSON.parse(row.data ?? "null");
@@ -50,8 +53,10 @@ function toRecord(db: Database, row: Row): TapeRecord {
       return { ...base, kind: "turn", session: row.subject!, role: data.role, content: row.text!, meta: data.meta ?? {} };
     case "fact":
       return { ...base, kind: "fact", key: row.subject!, value: data };
-    case "forget":
-      return { ...base, kind: "forget", selector: data.selector, hidden: data.hidden };
+    case "forget": {
+      const lsns = (data as ForgetData).lsns ?? lsnRanges(hiddenBy(db, row.lsn));
+      return { ...base, kind: "forget", hidden: lsns.reduce((n, [a, b]) => n + b - a + 1, 0), lsns };
+    }
     case "link":
       return { ...base, kind: "link", url: data.url, title: data.title ?? null, note: data.note ?? null };
     case "object":
@@ -84,8 +89,9 @@ export async function importRecords(db: Database, records: AsyncIterable<unknown
       if (rec.lsn <= last) throw new ZeroDbError("invalid_input", `line ${line}: lsn ${rec.lsn} is not greater than ${last}`, { field: `line ${line}.lsn` });
       last = rec.lsn;
       checkPayload(rec, `line ${line}`);
-      restore(db, rec);
+      restore(db, rec, `line ${line}`);
     }
+    checkForgets(db);
     db.run("COMMIT");
     return { records: line, last_lsn: last };
   } catch (err) {
@@ -99,8 +105,12 @@ export async function importRecords(db: Database, records: AsyncIterable<unknown
  * export cannot plant a session name, meta or value the operations refuse.
  */
 function checkPayload(rec: TapeRecord, at: string): void {
-  if ("forgotten_by" in rec) return;
   parseInput(Tenant, rec.tenant, `${at}.tenant`);
+  if ("forgotten_by" in rec) {
+    // A forget hides records at or below its own LSN (I8).
+    if (rec.forgotten_by <= rec.lsn) throw new ZeroDbError("invalid_input", `${at}: forgotten_by must be greater than lsn`, { field: `${at}.forgotten_by` });
+    return;
+  }
   switch (rec.kind) {
     case "turn":
       parseInput(Entry, { role: rec.role, content: rec.content, ...(Object.keys(rec.meta).length ? { meta: rec.meta } : {}) }, at);
@@ -120,7 +130,21 @@ function checkPayload(rec: TapeRecord, at: string): void {
   }
 }
 
-function restore(db: Database, rec: TapeRecord): void {
+/**
+ * Every forgotten record names a forget of its tenant that the import holds:
+ * a crafted export cannot hide rows behind a forget that never happened.
+ */
+function checkForgets(db: Database): void {
+  const orphan = db
+    .query(
+      `SELECT t.lsn FROM tape t WHERE t.forgotten_by IS NOT NULL AND NOT EXISTS
+         (SELECT 1 FROM tape f WHERE f.lsn = t.forgotten_by AND f.kind = 'forget' AND f.tenant = t.tenant) LIMIT 1`,
+    )
+    .get() as { lsn: number } | null;
+  if (orphan) throw new ZeroDbError("invalid_input", `record ${orphan.lsn}: forgotten_by names no forget of its tenant`, { field: "forgotten_by" });
+}
+
+function restore(db: Database, rec: TapeRecord, at: string): void {
   const common = {
     lsn: rec.lsn,
     tenant: rec.tenant,
@@ -129,7 +153,9 @@ function restore(db: Database, rec: TapeRecord): void {
     opHash: rec.op_hash ? Buffer.from(rec.op_hash, "hex") : null,
   };
   if ("forgotten_by" in rec) {
-    insertRow(db, { ...common, kind: rec.kind, subject: null, contentHash: null, bytes: 0, text: null, data: null });
+    // An older export's key and op_hash become the digest alone (issue 14 item 4).
+    const digest = rec.idem_digest ? Buffer.from(rec.idem_digest, "hex") : rec.idem_key ? idemDigest(rec.tenant, rec.idem_key) : null;
+    insertRow(db, { ...common, kind: rec.kind, idemKey: null, idemDigest: digest, opHash: null, subject: null, contentHash: null, bytes: 0, text: null, data: null });
     db.query("UPDATE tape SET forgotten_by = ? WHERE lsn = ?").run(rec.forgotten_by, rec.lsn);
     return;
   }
@@ -163,9 +189,20 @@ function restore(db: Database, rec: TapeRecord): void {
       );
       return;
     }
-    case "forget":
-      insertRow(db, { ...common, kind: "forget", subject: null, contentHash: null, bytes: 0, text: null, data: JSON.stringify({ selector: rec.selector, hidden: rec.hidden }) });
+    case "forget": {
+      // The records it hid come before it (their LSNs are lower) and name it.
+      const hidden = hiddenBy(db, rec.lsn);
+      const lsns = lsnRanges(hidden);
+      // An older export's selector is dropped: the LSNs are what a replay needs.
+      if (rec.lsns !== undefined && (rec.hidden !== hidden.length || JSON.stringify(rec.lsns) !== JSON.stringify(lsns))) {
+        throw new ZeroDbError("invalid_input", `${at}: lsns do not match the records that name this forget`, { field: `${at}.lsns` });
+      }
+      const data: ForgetData = { hidden: hidden.length, lsns };
+      insertRow(db, { ...common, kind: "forget", subject: null, contentHash: null, bytes: 0, text: null, data: JSON.stringify(data) });
+      // A forgotten record keeps the forget's time, not its own (as forget.ts purge does).
+      db.query("UPDATE tape SET ts = ? WHERE forgotten_by = ?").run(common.ts, rec.lsn);
       return;
+    }
     case "link": {
       const data = { url: rec.url, title: rec.title, note: rec.note };
       const text = linkText(data);
