@@ -12,8 +12,8 @@ import { kindForName, nameTier } from "./names.ts";
 import { rule } from "./_rule.ts";
 import type { Hit, Rule } from "./types.ts";
 
-/** The value after a separator: double-, single- or back-quoted, or bare up to a space or punctuation. */
-const VALUE = String.raw`(?:"(?<dq>(?:[^"\\\n]|\\.){1,1000})"|'(?<sq>[^'\n]{1,1000})'|\x60(?<bq>[^\x60\n]{1,1000})\x60|(?<bare>[^\s"'\x60;,&|<>(){}\[\]=][^\s"'\x60;,&|<>(){}\[\]]{0,999}))`;
+/** The value after a separator: double-quoted (also as `\"…\"` inside a JSON string), single- or back-quoted, or bare up to a space or punctuation. */
+const VALUE = String.raw`(?:\\"(?<eq>[^"\\\n]{1,1000})\\"|"(?<dq>(?:[^"\\\n]|\\.){1,1000})"|'(?<sq>[^'\n]{1,1000})'|\x60(?<bq>[^\x60\n]{1,1000})\x60|(?<bare>[^\s"'\x60;,&|<>(){}\[\]=][^\s"'\x60;,&|<>(){}\[\]]{0,999}))`;
 
 const NAME_CHAR = /[A-Za-z0-9_.-]/;
 
@@ -34,7 +34,7 @@ export function judge(name: string, value: string, at: number, bare: boolean, ne
 
 /** The value a match captured, where it starts, and whether it was unquoted. */
 function valueOf(m: RegExpExecArray): { value: string; at: number; bare: boolean } | null {
-  for (const g of ["dq", "sq", "bq", "bare"] as const) {
+  for (const g of ["eq", "dq", "sq", "bq", "bare"] as const) {
     const span = m.indices?.groups?.[g];
     if (span) return { value: m.groups![g]!, at: span[0], bare: g === "bare" };
   }
@@ -60,9 +60,11 @@ function pickNamed(m: RegExpExecArray, text: string): Hit | null {
 
 /** Assignments of secret-named values. */
 export const ASSIGNMENT_RULES: Rule[] = [
-  rule("assignment", String.raw`(?<name>(?:pass|pwd|pw|secret|token|key|auth|credential|sig)[A-Za-z0-9_.-]{0,40})["']?[ \t]{0,4}(?::=|=>|=|:)[ \t]{0,4}${VALUE}`, { i: true, pick: pickAssignment }),
+  rule("assignment", String.raw`(?<name>(?:pass|pwd|pw|secret|token|key|auth|credential|sig)[A-Za-z0-9_.-]{0,40})(?:\\?["'])?[ \t]{0,4}(?::=|=>|=|:)[ \t]{0,4}${VALUE}`, { i: true, pick: pickAssignment }),
   // --password value, --api-token value (the `=` form is an assignment above).
   rule("assignment", String.raw`(?<![\w-])--(?<name>(?:[a-z0-9]+-){0,4}(?:password|passwd|token|secret|api-?key|access-key|secret-key|client-secret)(?:-[a-z0-9]+){0,2})[ \t]+${VALUE}`, { i: true, pick: pickNamed }),
+  // Kubernetes env lists: - name: DB_PASSWORD / value: "…"
+  rule("assignment", String.raw`\bname:[ \t]{0,4}["']?(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})["']?[ \t]*\r?\n[ \t]{0,40}value:[ \t]{0,4}${VALUE}`, { pick: pickNamed }),
   // <password>…</password>, <ApiKey>…</ApiKey>
   rule("assignment", String.raw`<(?<name>[A-Za-z][\w.:-]{0,60})>(?<s>[^<>\s]{4,1000})</\k<name>>`, { pick: pickNamed }),
   // .NET appSettings: <add key="StripeSecretKey" value="…" />

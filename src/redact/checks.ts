@@ -29,6 +29,7 @@ const PLACEHOLDER_SHAPES: RegExp[] = [
   /^[$%]/, // $VAR, ${VAR}, $(cmd), %VAR%
   /\$\{|\{\{|\}\}|#\{|<%|^<.*>$|^\[.*\]$/, // templates: ${x}, {{ x }}, #{x}, <%= x %>, <your-key>, [your key]
   /^\[redacted:/,
+  /^pk_(?:live|test)_/, // Stripe publishable keys are public by design
   /^(.)\1*$/, // ****, xxxx, 0000
   /your|example|placeholder|changeme|redacted|x{4,}|\*{3,}|\.{3}/i,
   /^(?:os\.environ|process\.env|getenv|env\(|env\[|ENV\[|settings\.|config\.|self\.|this\.|secrets\.|vault:|op:\/\/|ref\+|arn:aws:secretsmanager)/,

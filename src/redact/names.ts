@@ -44,7 +44,9 @@ export function nameTier(name: string): Tier | null {
   const w = words(name);
   if (w.length === 0 || w.length > 8) return null;
   const last = w[w.length - 1]!;
-  if (NOT_THE_SECRET.has(last) || NOT_A_SECRET_FIRST.has(w[0]!)) return null;
+  // Vault AppRole's secret_id is the credential itself, though it ends in "id".
+  if (last === "id" && w[w.length - 2] === "secret") return "token";
+  if (NOT_THE_SECRET.has(last) || NOT_A_SECRET_FIRST.has(w[0]!) || w.includes("publishable") || w.includes("public")) return null;
   if (w.some((x) => PASSWORD.test(x))) return "password";
   if (w.some((x) => TOKEN.test(x) || x === "auth")) return "token";
   for (let i = 0; i + 1 < w.length; i++) if (PAIRS.has(`${w[i]}_${w[i + 1]}`)) return "token";
