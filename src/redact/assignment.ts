@@ -45,6 +45,8 @@ function valueOf(m: RegExpExecArray): { value: string; at: number; bare: boolean
 function pickAssignment(m: RegExpExecArray, text: string): Hit | null {
   let start = m.index;
   while (start > 0 && m.index - start < 80 && NAME_CHAR.test(text[start - 1]!)) start--;
+  // user:password@host in a URL is the URL rule's: the user is not a name.
+  if (text.startsWith("://", start - 3)) return null;
   const name = text.slice(start, m.indices!.groups!.name![1]);
   const v = valueOf(m);
   if (!v) return null;
