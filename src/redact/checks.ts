@@ -1,0 +1,127 @@
+/**
+ * The tests that tell a secret from what merely sits where one could:
+ * placeholders and code references, randomness (Shannon entropy), the Luhn
+ * check of card numbers, and base64 that decodes to a credential.
+ */
+
+/** Shannon entropy of a string, in bits per character. */
+export function entropy(s: string): number {
+  if (s.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+/** Values that stand in for a secret: templates, masks, documentation words. */
+const PLACEHOLDER_WORDS = new Set([
+  "example", "sample", "placeholder", "changeme", "change_me", "changeit", "replaceme", "replace_me", "secret", "password", "passwd",
+  "token", "apikey", "api_key", "key", "null", "none", "nil", "undefined", "true", "false", "required", "optional", "string", "str",
+  "bool", "boolean", "int", "number", "any", "text", "hidden", "masked", "empty", "todo", "tbd", "n/a", "na", "env", "secretstr",
+  "test", "testing", "dummy", "default", "unknown", "value", "foo", "bar", "baz", "foobar", "redacted", "omitted", "removed",
+]);
+
+const PLACEHOLDER_SHAPES: RegExp[] = [
+  /^[$%]/, // $VAR, ${VAR}, $(cmd), %VAR%
+  /\$\{|\{\{|\}\}|#\{|<%|^<.*>$|^\[.*\]$/, // templates: ${x}, {{ x }}, #{x}, <%= x %>, <your-key>, [your key]
+  /^\[redacted:/,
+  /^pk_(?:live|test)_/, // Stripe publishable keys are public by design
+  /^(.)\1*$/, // ****, xxxx, 0000
+  /your|example|placeholder|changeme|redacted|x{4,}|\*{3,}|\.{3}/i,
+  /^(?:os\.environ|process\.env|getenv|env\(|env\[|ENV\[|settings\.|config\.|self\.|this\.|secrets\.|vault:|op:\/\/|ref\+|arn:aws:secretsmanager)/,
+];
+
+/** True when a value is a stand-in (template, mask, environment reference), not a secret. */
+export function isPlaceholder(value: string): boolean {
+  if (PLACEHOLDER_WORDS.has(value.toLowerCase())) return true;
+  return PLACEHOLDER_SHAPES.some((re) => re.test(value));
+}
+
+/** True when an unquoted value reads as code: a dotted path, a call, a file path, a URL, a digest. */
+export function isCodeOrPath(value: string): boolean {
+  return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)|^[a-z][a-z0-9+.-]*:\/\/|^(?:sha(?:1|224|256|384|512)|md5|blake2b?)[:-]/i.test(value);
+}
+
+const HEX = /^[0-9a-f]+$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Hex digests and UUIDs: ids far more often than secrets. */
+export function isHashOrUuid(value: string): boolean {
+  return (HEX.test(value) && [32, 40, 56, 64, 96, 128].includes(value.length)) || UUID.test(value);
+}
+
+/** Character classes a value draws from: lower, upper, digit, other. */
+function classes(s: string): { lower: boolean; upper: boolean; digit: boolean; other: boolean } {
+  return { lower: /[a-z]/.test(s), upper: /[A-Z]/.test(s), digit: /[0-9]/.test(s), other: /[^A-Za-z0-9]/.test(s) };
+}
+
+/**
+ * How strong a value must look to count as a secret, by what its name says:
+ * a password may be a word with a digit; a token or secret must look
+ * generated; a bare `*_KEY` must look generated and mixed-case.
+ */
+export type Tier = "password" | "token" | "key";
+
+/** True when a value, assigned to a name of this tier, is a secret. */
+export function looksSecret(value: string, tier: Tier): boolean {
+  if (isPlaceholder(value)) return false;
+  const c = classes(value);
+  if (tier === "password") {
+    if (value.length < 4 || new Set(value).size < 3) return false;
+    if (!c.digit && !c.other && value.length < 6) return false;
+    // A digits-only password is one only when it is long enough to be chosen.
+    return !(/^\d+$/.test(value) && value.length < 6);
+  }
+  if (/\s/.test(value) || value.length < 8) return false;
+  const h = entropy(value);
+  if (tier === "token") {
+    if (/^\d+$/.test(value)) return false;
+    return h >= 2.9 && (c.digit || (value.length >= 20 && c.upper && c.lower));
+  }
+  if (isHashOrUuid(value) || value.length < 16) return false;
+  return h >= 3.5 && c.digit && c.upper && c.lower;
+}
+
+/** True when a value looks machine-generated: long enough, high entropy, mixed classes. */
+export function looksRandom(value: string, minLength = 16): boolean {
+  if (value.length < minLength) return false;
+  const c = classes(value);
+  const mixed = [c.lower, c.upper, c.digit].filter(Boolean).length;
+  return mixed >= 2 && c.digit && entropy(value) >= 3.2;
+}
+
+/** The Luhn check (ISO/IEC 7812-1) over a string of digits. */
+export function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** Base64 (standard or url-safe) decoded to latin1 text, or null when it is not base64. */
+export function decodeBase64(s: string): string | null {
+  if (!/^[A-Za-z0-9+/_-]+=*$/.test(s)) return null;
+  try {
+    return Buffer.from(s, "base64").toString("latin1");
+  } catch {
+    return null;
+  }
+}
+
+/** True when base64 decodes to printable `user:password` (Basic auth, Docker `auths`). */
+export function isBase64Credential(s: string): boolean {
+  const text = decodeBase64(s);
+  if (text === null) return false;
+  const colon = text.indexOf(":");
+  return colon > 0 && colon < text.length - 1 && /^[\x20-\x7e]+$/.test(text);
+}

@@ -1,0 +1,63 @@
+/**
+ * Credentials known by where they stand rather than by a prefix: in a URL's
+ * userinfo, an Authorization header, `curl -u`, `mysql -p`, a .netrc, and
+ * card numbers (Luhn-checked). Names and hosts around them are kept.
+ */
+import { isBase64Credential, isPlaceholder, looksSecret, luhn } from "./checks.ts";
+import { rule } from "./_rule.ts";
+import { type Hit, type Rule, defaultHit } from "./types.ts";
+
+/** The group `s` when it is not a stand-in such as `$TOKEN` or `<password>`. */
+function real(kind: string, tier?: "token" | "password") {
+  return (m: RegExpExecArray): Hit | null => {
+    const s = m.groups!.s!;
+    if (isPlaceholder(s.replace(/^["']|["']$/g, ""))) return null;
+    if (tier && !looksSecret(s, tier)) return null;
+    return defaultHit(kind, m);
+  };
+}
+
+/** Issuer prefixes and lengths of card numbers (ISO/IEC 7812): Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay. */
+function isCardNumber(digits: string): boolean {
+  const n = digits.length;
+  const p2 = Number(digits.slice(0, 2));
+  const p4 = Number(digits.slice(0, 4));
+  const brand =
+    (digits[0] === "4" && (n === 13 || n === 16 || n === 19)) ||
+    (((p2 >= 51 && p2 <= 55) || (p4 >= 2221 && p4 <= 2720)) && n === 16) ||
+    ((p2 === 34 || p2 === 37) && n === 15) ||
+    ((p4 === 6011 || p2 === 65 || (p4 >= 6440 && p4 <= 6499)) && n >= 16 && n <= 19) ||
+    (p4 >= 3528 && p4 <= 3589 && n >= 16 && n <= 19) ||
+    ((p2 === 36 || p2 === 38 || (p4 >= 3000 && p4 <= 3059)) && n >= 14 && n <= 19) ||
+    (p2 === 62 && n >= 16 && n <= 19);
+  return brand && luhn(digits) && !/^(\d)\1+$/.test(digits);
+}
+
+/** Digits grouped as a card is printed: one run, or groups of 4 (4-6-5 for Amex) with one separator throughout. */
+function pickCard(m: RegExpExecArray, text: string): Hit | null {
+  const raw = m[0];
+  // Part of a longer number, a version, a decimal or an identifier: not a card.
+  const before = text[m.index - 1] ?? "";
+  const after = text[m.index + raw.length] ?? "";
+  if (/[.\d/:_-]/.test(before) || /^[.,]\d|^[\d_/:-]/.test(text.slice(m.index + raw.length, m.index + raw.length + 2)) || /[A-Za-z]/.test(after)) return null;
+  const seps = raw.match(/[ -]/g);
+  if (seps && new Set(seps).size > 1) return null;
+  const groups = raw.split(/[ -]/).map((g) => g.length).join(",");
+  if (seps && !/^4,4,4,4(?:,\d)?$|^4,4,4,4,3$|^4,6,5$|^4,6,4$/.test(groups)) return null;
+  return isCardNumber(raw.replace(/[ -]/g, "")) ? defaultHit("card_number", m) : null;
+}
+
+/** Credentials by position. */
+export const GENERIC_RULES: Rule[] = [
+  // scheme://user:password@host: the password may hold `@` and `:`; the last `@` before the host ends it; the user may be empty.
+  rule("url_password", String.raw`\b[a-z][a-z0-9+.-]{1,20}://[^\s/?#@:'"<>\x60]{0,256}:(?<s>[^\s/?#'"<>\x60]{1,256})@(?=[A-Za-z0-9\[])`, { i: true, pick: real("url_password") }),
+  rule("bearer", String.raw`\bBearer\s{1,4}(?<s>[A-Za-z0-9._~+/-]{16,4000}=*)`, { i: true, pick: real("bearer", "token") }),
+  rule("basic_auth", String.raw`\bBasic\s{1,4}(?<s>[A-Za-z0-9+/]{6,4000}={0,2})(?![A-Za-z0-9+/=])`, { i: true, pick: (m) => (isBase64Credential(m.groups!.s!) ? defaultHit("basic_auth", m) : null) }),
+  rule("authorization", String.raw`\b(?:Proxy-)?Authorization["']?\s{0,4}[:=]\s{0,4}["']?(?:(?:token|ApiKey|Key|SSWS|Splunk|GenieKey|Klaviyo-API-Key)\s{1,4})?(?<s>[A-Za-z0-9._~+/=-]{16,4000})`, { i: true, pick: real("authorization", "token") }),
+  // curl -u user:password (and wget, HTTPie): keeps the user.
+  rule("basic_auth", String.raw`\b(?:curl|wget|http|https|xh)\b[^\n]{0,400}?\s(?:-u|--user|-a|--auth)(?:[ \t]{1,4}|=)?["']?[^\s:"']{0,100}:(?<s>[^\s"']{1,200})`, { pick: real("basic_auth", "password") }),
+  // mysql -pSECRET (-p with a space asks for it: nothing to hide).
+  rule("mysql_password", String.raw`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]{0,300}?\s-p(?<s>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"]{1,200})`, { pick: real("mysql_password") }),
+  rule("netrc_password", String.raw`\bmachine\s{1,8}\S{1,256}\s{1,8}login\s{1,8}\S{1,256}\s{1,8}password\s{1,8}(?<s>\S{1,256})`, { pick: real("netrc_password") }),
+  rule("card_number", String.raw`\b\d(?:[ -]?\d){12,18}\b`, { pick: pickCard }),
+];

@@ -1,0 +1,77 @@
+/**
+ * Tokens of hosted services that carry a prefix of their own: code hosts and
+ * CI, package registries, AI providers, chat and mail, payments, observability
+ * and productivity tools. A prefix is what makes these safe to match anywhere.
+ */
+import { looksRandom } from "./checks.ts";
+import { rule } from "./_rule.ts";
+import { type Hit, type Rule, defaultHit } from "./types.ts";
+
+/** Keeps a match only when it looks generated (for prefixes short or common enough to start a word). */
+function random(kind: string, minLength = 16) {
+  return (m: RegExpExecArray): Hit | null => (looksRandom(m[0], minLength) ? defaultHit(kind, m) : null);
+}
+
+/** Service tokens. */
+export const SERVICE_RULES: Rule[] = [
+  // Code hosts and CI.
+  rule("github_token", String.raw`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`),
+  rule("gitlab_token", String.raw`\b(?:glpat|gldt|glrt|glsoat|glcbt|glimt|glft|glagent|gloas|glffct|glptt|glwt)-[A-Za-z0-9_.-]{20,80}|\bGR1348941[A-Za-z0-9_-]{20}\b`),
+  rule("atlassian_token", String.raw`\b(?:ATATT|ATCTT|ATOAT)3[A-Za-z0-9_=-]{150,300}|\bATBB[A-Za-z0-9_=.-]{28,40}\b`),
+  rule("bitbucket_token", String.raw`\bBBDC-[A-Za-z0-9+/@_-]{40,50}`),
+  rule("sourcegraph_token", String.raw`\bsgp_(?:local_|[a-f0-9]{16}_)?[a-f0-9]{40}\b`),
+  rule("buildkite_token", String.raw`\bbkua_[a-f0-9]{40}\b`),
+  rule("circleci_token", String.raw`\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}\b`),
+  rule("postman_key", String.raw`\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b`),
+  // Package registries.
+  rule("npm_token", String.raw`\bnpm_[A-Za-z0-9]{36}\b`),
+  rule("pypi_token", String.raw`\bpypi-AgE[A-Za-z0-9_-]{50,400}`),
+  rule("rubygems_key", String.raw`\brubygems_[a-f0-9]{48}\b`),
+  rule("nuget_key", String.raw`\boy2[a-z0-9]{43}\b`, { pick: random("nuget_key") }),
+  rule("clojars_token", String.raw`\bCLOJARS_[a-z0-9]{60}\b`),
+  rule("readme_key", String.raw`\brdme_[a-z0-9]{70}\b`),
+  // AI providers. Anthropic and OpenRouter before OpenAI: all start with "sk-".
+  rule("anthropic_key", String.raw`\bsk-ant-[A-Za-z0-9_-]{20,250}`),
+  rule("openrouter_key", String.raw`\bsk-or-v1-[a-f0-9]{64}\b`),
+  rule("openai_key", String.raw`\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,250}`),
+  rule("openai_key", String.raw`\bsk-[A-Za-z0-9_-]{20,250}`, { pick: (m) => (/[a-z]/.test(m[0]) && /[A-Z]/.test(m[0]) && /\d/.test(m[0].slice(3)) ? defaultHit("openai_key", m) : null) }),
+  rule("huggingface_token", String.raw`\bhf_[A-Za-z0-9]{34}\b|\bapi_org_[A-Za-z0-9]{34}\b`),
+  rule("groq_key", String.raw`\bgsk_[A-Za-z0-9]{52}\b`),
+  rule("replicate_token", String.raw`\br8_[A-Za-z0-9]{37}\b`),
+  rule("perplexity_key", String.raw`\bpplx-[A-Za-z0-9]{48}\b`),
+  rule("xai_key", String.raw`\bxai-[A-Za-z0-9]{70,90}\b`),
+  rule("langsmith_key", String.raw`\blsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b`),
+  // Chat and mail.
+  rule("slack_token", String.raw`\b(?:xox[abposre]|xoxe\.xox[bp]|xapp)-[0-9A-Za-z-]{10,250}`),
+  rule("slack_webhook", String.raw`https?://hooks\.slack\.com/(?:services|workflows|triggers)/(?<s>[A-Za-z0-9+/_-]{20,200})`),
+  rule("discord_webhook", String.raw`https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{5,30}/(?<s>[A-Za-z0-9_-]{60,100})`),
+  rule("discord_token", String.raw`\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])`, { pick: random("discord_token") }),
+  rule("telegram_bot_token", String.raw`(?:(?<![A-Za-z0-9_])|(?<=bot))\d{8,10}:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])`),
+  rule("twilio_key", String.raw`\bSK[0-9a-fA-F]{32}\b`),
+  rule("sendgrid_key", String.raw`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])`),
+  rule("mailgun_key", String.raw`\bkey-[0-9a-f]{32}\b|\b[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}\b`),
+  rule("mailchimp_key", String.raw`\b[0-9a-f]{32}-us\d{1,2}\b`),
+  // Payments and commerce.
+  rule("stripe_key", String.raw`\b(?:sk|rk)_(?:live|test|prod)_[0-9a-zA-Z]{16,247}\b`),
+  rule("stripe_webhook_secret", String.raw`\bwhsec_[A-Za-z0-9+/]{24,64}\b`),
+  rule("shopify_token", String.raw`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`),
+  rule("square_token", String.raw`\bsq0(?:atp|csp)-[0-9A-Za-z_-]{22,60}\b`),
+  rule("shippo_token", String.raw`\bshippo_(?:live|test)_[a-f0-9]{40}\b`),
+  rule("easypost_key", String.raw`\bEZ[AT]K[a-zA-Z0-9]{54}\b`),
+  rule("flutterwave_key", String.raw`\bFLWSECK(?:_TEST)?-[a-h0-9]{32}-X\b`),
+  // Observability and productivity.
+  rule("grafana_token", String.raw`\bglc_[A-Za-z0-9+/]{32,400}={0,2}|\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b`),
+  rule("sentry_token", String.raw`\bsntry[su]_[A-Za-z0-9+/=_-]{40,400}`),
+  rule("newrelic_key", String.raw`\bNR(?:AK|II|JS|AA)-[A-Za-z0-9]{20,42}\b`),
+  rule("dynatrace_token", String.raw`\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b`),
+  rule("linear_key", String.raw`\blin_(?:api|oauth)_[A-Za-z0-9]{40,64}\b`),
+  rule("notion_token", String.raw`\bntn_[0-9]{11}[A-Za-z0-9]{32,40}\b|\bsecret_[A-Za-z0-9]{43}\b`, { pick: random("notion_token") }),
+  rule("airtable_token", String.raw`\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b`),
+  rule("contentful_token", String.raw`\bCFPAT-[A-Za-z0-9_-]{43}\b`),
+  rule("typeform_token", String.raw`\btfp_[A-Za-z0-9_.=-]{59}\b`),
+  rule("mapbox_token", String.raw`\bsk\.eyJ[A-Za-z0-9_-]{20,400}\.[A-Za-z0-9_-]{20,400}`),
+  rule("prefect_key", String.raw`\bpnu_[A-Za-z0-9]{36}\b`),
+  rule("infracost_key", String.raw`\bico-[A-Za-z0-9]{32}\b`, { pick: random("infracost_key") }),
+  rule("scalingo_token", String.raw`\btk-us-[A-Za-z0-9_-]{48}\b`),
+  rule("jwt", String.raw`\beyJ[A-Za-z0-9_-]{8,4000}\.eyJ[A-Za-z0-9_-]{8,8000}\.[A-Za-z0-9_-]{8,4000}`),
+];

@@ -1,0 +1,34 @@
+/** The shapes shared by the redaction rules and the scanner that runs them. */
+
+/** One secret found in a text: where it lies and what it is. */
+export interface Hit {
+  kind: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * A secret shape. The scanner runs `re` (flags `g` and `d`) over the text;
+ * each match becomes a hit on its named group `s` (the rest of the match,
+ * a name or a host, is kept), or on the whole match when there is no `s`.
+ * `pick` replaces that default: it may reject a match (placeholders, Luhn,
+ * entropy) by returning null, or point at another span or kind.
+ */
+export interface Rule {
+  kind: string;
+  re: RegExp;
+  pick?: (m: RegExpExecArray, text: string) => Hit | null;
+}
+
+/** The hit on a match's group `s`, or on the whole match. */
+export function defaultHit(kind: string, m: RegExpExecArray): Hit {
+  const span = m.indices?.groups?.s;
+  if (span) return { kind, start: span[0], end: span[1] };
+  return { kind, start: m.index, end: m.index + m[0].length };
+}
+
+/** A hit on one named group of a match, when that group took part. */
+export function groupHit(kind: string, m: RegExpExecArray, group: string): Hit | null {
+  const span = m.indices?.groups?.[group];
+  return span ? { kind, start: span[0], end: span[1] } : null;
+}

@@ -1,0 +1,195 @@
+/**
+ * Secrets never enter the store (DESIGN.md 7.2, issue 14 item 2): the
+ * redaction scanner against a labelled corpus of fake secrets and
+ * look-alikes (test/fixtures/redact/), the forms a hostile review found
+ * leaking, idempotence, `<private>` spans, JSON values, and inputs built to
+ * make a backtracking regex take forever.
+ */
+import { describe, expect, test } from "bun:test";
+import { redact, redactValue } from "../../src/redact.ts";
+import { base64, rand } from "../fixtures/redact/_rand.ts";
+import { type LookalikeRow, type SecretRow, lookalikes, score, secrets } from "../fixtures/redact/corpus.ts";
+import { build } from "../fixtures/redact/make.ts";
+
+const text = (t: string) => redact(t).text;
+const ids = (rows: (SecretRow | LookalikeRow)[]) => rows.map((r) => r.id);
+
+describe("the corpus", () => {
+  test("is what make.ts writes, with at least 150 secrets of 60 kinds and 150 look-alikes", () => {
+    const { secrets: s, lookalikes: l } = build();
+    expect(secrets()).toEqual(s as SecretRow[]);
+    expect(lookalikes()).toEqual(l as LookalikeRow[]);
+    expect(s.length).toBeGreaterThanOrEqual(150);
+    expect(new Set(secrets().map((r) => r.kind)).size).toBeGreaterThanOrEqual(60);
+    expect(l.length).toBeGreaterThanOrEqual(150);
+    // Every value really is in its text, so "gone from the output" means something.
+    expect(secrets().filter((r) => !r.text.includes(r.value)).map((r) => r.id)).toEqual([]);
+  });
+
+  test("tune split: every secret is gone from the output, and its marker names its kind", () => {
+    const s = score(text, "tune");
+    expect(ids(s.missed)).toEqual([]);
+    const misnamed = secrets()
+      .filter((r) => r.split === "tune" && !text(r.text).includes(`[redacted:${r.marker}]`))
+      .map((r) => r.id);
+    expect(misnamed).toEqual([]);
+  });
+
+  test("tune split: every look-alike comes out byte for byte", () => {
+    expect(ids(score(text, "tune").changed)).toEqual([]);
+  });
+
+  test("held-out split: at least 95% of secrets gone, at most 2% of look-alikes changed", () => {
+    const s = score(text, "heldout");
+    expect(s.secrets).toBeGreaterThan(50);
+    expect(1 - s.missed.length / s.secrets).toBeGreaterThanOrEqual(0.95);
+    expect(s.changed.length / s.lookalikes).toBeLessThanOrEqual(0.02);
+  });
+
+  test("redacting twice changes nothing the second time, on every corpus text", () => {
+    const again = [...secrets(), ...lookalikes()].filter((r) => {
+      const once = redact(r.text);
+      const twice = redact(once.text);
+      return twice.text !== once.text || twice.redactions !== 0;
+    });
+    expect(ids(again)).toEqual([]);
+  });
+});
+
+describe("what the hostile review found leaking (issue 14)", () => {
+  const SECRET40 = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYq3x9Lk2pQz";
+  test.each([
+    [`aws_secret_access_key = ${SECRET40}`, "aws_secret_access_key = [redacted:aws_secret_key]"],
+    [`export AWS_SECRET_ACCESS_KEY=${SECRET40}`, "export AWS_SECRET_ACCESS_KEY=[redacted:aws_secret_key]"],
+    [`{"SecretAccessKey": "${SECRET40}"}`, '{"SecretAccessKey": "[redacted:aws_secret_key]"}'],
+    [`aws_secret_access_key: ${SECRET40}`, "aws_secret_access_key: [redacted:aws_secret_key]"],
+    ["token glpat-Xk29vQm3LpR7sT1wYb4N here", "token [redacted:gitlab_token] here"],
+    ["https://hooks.slack.com/services/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", "https://hooks.slack.com/services/[redacted:slack_webhook]"],
+    ["client_secret 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", "client_secret [redacted:gcp_oauth_secret]"],
+    ["login with hf_QpL4mZ8xR2vN7kW3sT9yB1cD6fG0hJ5aE1", "login with [redacted:huggingface_token]"],
+    ["twine upload -p pypi-AgEIcHlwaS5vcmcCJGI3ZTk1ZDFhLTQ2YjMtNDhiNy1hYjQ3LWZmMDkzOWFiMmQ2NQ", "twine upload -p [redacted:pypi_token]"],
+    ["key SK0123456789abcdef0123456789abcdef ok", "key [redacted:twilio_key] ok"],
+    ["sent with 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 in a log", "sent with [redacted:sendgrid_key] in a log"],
+    ["export GITHUB_DEPLOY_TOKEN=a8F3kLm29xQz7Vb1Nc5Rt0YwE2", "export GITHUB_DEPLOY_TOKEN=[redacted:assignment]"],
+    ["VAULT_TOKEN=hvs.CAESIJx4k2mP9qL7vN3sW8yZ1bC6dF0gH5jT", "VAULT_TOKEN=[redacted:vault_token]"],
+    ["PGPASSWORD=Tr0ub4dor-x9 psql -h db", "PGPASSWORD=[redacted:assignment] psql -h db"],
+    ["mysql -u root -pS3cr3t!x app", "mysql -u root -p[redacted:mysql_password] app"],
+    ["curl -u admin:Pa55w0rd-q https://ci/job", "curl -u admin:[redacted:basic_auth] https://ci/job"],
+    ["Authorization: Basic YWRtaW46UGE1NXcwcmQtcQ==", "Authorization: Basic [redacted:basic_auth]"],
+    ["AccountName=acme;AccountKey=q1W2e3R4t5Y6u7I8o9P0a1S2d3F4g5H6j7K8l9Z0x1C2v3B4n5M6q7W8e9R0t1Y2u3I4o5P6a7S8d9F0g1H2jA==;EndpointSuffix=core.windows.net", "AccountName=acme;AccountKey=[redacted:azure_storage_key];EndpointSuffix=core.windows.net"],
+    ["https://acme.blob.core.windows.net/c/f?sv=2022-11-02&sp=r&sig=k3J9x%2BQm2Lp7vN3sW8yZ1bC6dF0gH5jT4aE%3D", "https://acme.blob.core.windows.net/c/f?sv=2022-11-02&sp=r&sig=[redacted:azure_sas]"],
+    ['{"auths": {"ghcr.io": {"auth": "ZGVwbG95OmhAcmQtdDBndWVzcw=="}}}', '{"auths": {"ghcr.io": {"auth": "[redacted:docker_auth]"}}}'],
+    ["shpat_0123456789abcdef0123456789abcdef", "[redacted:shopify_token]"],
+    ["dop_v1_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "[redacted:digitalocean_token]"],
+    ["bot 7123456789:AAH4k2mP9qL7vN3sW8yZ1bC6dF0gH5jT4aE", "bot [redacted:telegram_bot_token]"],
+    ["AGE-SECRET-KEY-1QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7LQPZRY9X8GF2TVDW0S3JN54KHCE", "[redacted:age_secret_key]"],
+    ["paid with 4111 1111 1111 1111 today", "paid with [redacted:card_number] today"],
+    ["REDIS_URL=redis://:s3cretPassw0rd@cache:6379/0", "REDIS_URL=redis://:[redacted:url_password]@cache:6379/0"],
+    ["mongodb://app:p@ss:w0rd@db.example.com/prod", "mongodb://app:[redacted:url_password]@db.example.com/prod"],
+    ["https://x-access-token:hunter2xyz@github.com/acme/x.git", "https://x-access-token:[redacted:url_password]@github.com/acme/x.git"],
+  ])("%s", (input, expected) => {
+    expect(text(input)).toBe(expected);
+  });
+
+  test.each([
+    "password: ${DB_PASSWORD}",
+    "api_key=<your-api-key>",
+    'token = os.environ["TOKEN"]',
+    "secret_key = settings.SECRET_KEY",
+    'token = "example"',
+    "sha256:0f5c7ab3a1d9e7c2b4f6a8d0e2c4b6a8d0f2e4c6b8a0d2f4e6c8b0a2d4f6e8c0",
+    "integrity sha512-3vQ/MlN0pPz8tS5fz4nqPc0d7U2n5JvZx2U7bqS0Ff1pZ8Yq3nZ8tQ==",
+    "4111 1111 1111 1112",
+    "https://github.com/acme/zerodb and postgres://app@localhost/db",
+  ])("leaves %s alone", (input) => {
+    expect(redact(input)).toEqual({ text: input, redactions: 0, kinds: [] });
+  });
+});
+
+describe("<private> spans", () => {
+  test("are removed and counted once each, secrets inside them included", () => {
+    const r = redact("a <private>ghp_0123456789abcdefghijABCDEFGHIJ012345 and more</private> b <Private>x</Private> c");
+    expect(r).toEqual({ text: "a  b  c", redactions: 2, kinds: ["private"] });
+  });
+
+  test("an unclosed span runs to the end; secrets before it are still redacted", () => {
+    const r = redact("key AKIAZQ3XK7PLM2RT9WVB then <private>the rest");
+    expect(r).toEqual({ text: "key [redacted:aws_access_key] then ", redactions: 2, kinds: ["private", "aws_access_key"] });
+  });
+});
+
+describe("redactValue", () => {
+  const input = {
+    password: "hunter2xyz",
+    db: { aws_secret_access_key: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYq3x9Lk2pQz", host: "db.internal", port: 5432 },
+    notes: ["deploy with AKIAZQ3XK7PLM2RT9WVB", "nothing here", null, true, 3.5],
+    api_key: "${API_KEY}",
+    token_url: "https://auth.example.com/token",
+    "x-api-key": "example",
+  };
+
+  test("redacts every string at any depth, judges secret-named keys' values, keeps keys, numbers and placeholders", () => {
+    const before = structuredClone(input);
+    const r = redactValue(input);
+    expect(r.value).toEqual({
+      password: "[redacted:assignment]",
+      db: { aws_secret_access_key: "[redacted:aws_secret_key]", host: "db.internal", port: 5432 },
+      notes: ["deploy with [redacted:aws_access_key]", "nothing here", null, true, 3.5],
+      api_key: "${API_KEY}",
+      token_url: "https://auth.example.com/token",
+      "x-api-key": "example",
+    });
+    expect(r.redactions).toBe(3);
+    expect(r.kinds.sort()).toEqual(["assignment", "aws_access_key", "aws_secret_key"]);
+    // The input is untouched.
+    expect(input).toEqual(before);
+  });
+
+  test("is idempotent, and a string is redacted as text too", () => {
+    const once = redactValue({ cmd: "export STRIPE_KEY=sk_live_0123456789abcdefABCDEF" });
+    expect(once.value).toEqual({ cmd: "export STRIPE_KEY=[redacted:stripe_key]" });
+    expect(redactValue(once.value)).toEqual({ value: once.value, redactions: 0, kinds: [] });
+    expect(redactValue("plain")).toEqual({ value: "plain", redactions: 0, kinds: [] });
+  });
+
+  test("a __proto__ key stays a plain key, and 100,000 levels of nesting do not overflow the stack", () => {
+    const r = redactValue(JSON.parse('{"__proto__": {"password": "Tr0ub4dor-x9"}}'));
+    expect(Object.getPrototypeOf(r.value)).toBe(Object.prototype);
+    expect(JSON.stringify(r.value)).toBe('{"__proto__":{"password":"[redacted:assignment]"}}');
+    const deep = JSON.parse(`${"[".repeat(100_000)}"AKIAZQ3XK7PLM2RT9WVB"${"]".repeat(100_000)}`);
+    expect(redactValue(deep).redactions).toBe(1);
+  });
+});
+
+describe("inputs built to make a backtracking regex take forever (1-3 MiB) finish, with the right output", () => {
+  const MiB = 1 << 20;
+  const r = rand(99);
+  const unchanged: [string, string][] = [
+    ["a", "a".repeat(3 * MiB)],
+    ["=", "=".repeat(3 * MiB)],
+    [":", ":".repeat(3 * MiB)],
+    ["-", "-".repeat(3 * MiB)],
+    ["base64", base64(r, 2 * MiB)],
+    ["digits with spaces", "4 ".repeat(MiB)],
+    ["Bearer", "Bearer ".repeat(400_000)],
+    ["scheme and colons", "http://a:".repeat(300_000)],
+    ["key names", "api_key_secret_token_".repeat(100_000)],
+    ["curl flags", `curl ${"-u ".repeat(MiB)}`],
+    ["eyJ", "eyJ.".repeat(700_000)],
+  ];
+  test.each(unchanged)("%s: unchanged", (_, input) => {
+    expect(redact(input).redactions).toBe(0);
+  }, 120_000);
+
+  test("a PEM header repeated with no END line: one redaction to the end", () => {
+    expect(redact(`x ${"-----BEGIN RSA PRIVATE KEY-----\n".repeat(100_000)}`).text).toBe("x [redacted:private_key]");
+  }, 120_000);
+
+  test("dense secrets: every one replaced", () => {
+    const n = 60_000;
+    const input = "password=hunter2xyz ghp_0123456789abcdefghijABCDEFGHIJ012345\n".repeat(n);
+    const out = redact(input);
+    expect(out.redactions).toBe(2 * n);
+    expect(out.text).toBe("password=[redacted:assignment] [redacted:github_token]\n".repeat(n));
+  }, 120_000);
+});
