@@ -20,6 +20,7 @@ export const ConfigFile = z.strictObject({
   max_inline_bytes: z.number().int().min(1024).max(64 * 1024 * 1024).optional(),
   max_object_bytes: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   spill_root: z.string().min(1).optional(),
+  redact: z.boolean().optional(),
   capture: z
     .strictObject({
       enabled: z.boolean().optional(),
@@ -56,7 +57,10 @@ export interface Config {
   maxObjectBytes: number;
   spillRoot: string;
   captureEnabled: boolean;
+  /** Capture takes secrets out of transcripts (`capture.redact`, else `redact`; default true). */
   redact: boolean;
+  /** Every write through the store takes secrets out (`redact`, default true). */
+  redactWrites: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -147,7 +151,8 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = process.env, c
     maxObjectBytes: file.max_object_bytes ?? OBJECT_MAX_BYTES_DEFAULT,
     spillRoot: file.spill_root ? inHome(file.spill_root) : join(home, "spill"),
     captureEnabled: file.capture?.enabled ?? false,
-    redact: file.capture?.redact ?? true,
+    redact: file.capture?.redact ?? file.redact ?? true,
+    redactWrites: file.redact ?? true,
   };
 }
 

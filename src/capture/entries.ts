@@ -7,7 +7,7 @@
  */
 import { META_MAX_BYTES } from "../limits.ts";
 import type { EntryInput } from "../schema/ops.ts";
-import { redact } from "../redact.ts";
+import { redact, redactValue } from "../redact.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { chunkText } from "./chunk.ts";
 import { type ToolUse, classify } from "./classify.ts";
@@ -57,8 +57,13 @@ export function lineEntries(text: string, ctx: LineContext): LineEntries {
   let content = rendered.content.toWellFormed();
   if (ctx.redact) {
     const r = redact(content);
+    // The line's own fields (cwd, branch, tool names) are scanned too: a secret is a secret wherever it sits.
+    const m = redactValue(meta);
     content = r.text;
-    if (r.redactions > 0) meta.redacted = r.redactions;
+    Object.assign(meta, m.value);
+    if (r.redactions + m.redactions > 0) meta.redacted = r.redactions + m.redactions;
+  } else {
+    meta.redaction = "off";
   }
   const images = rendered.images.map((image) => ({ object: `sha256:${sha256Hex(image.data)}`, image }));
   if (images.length > 0) meta.images = images.slice(0, 32).map((i) => ({ object: i.object, type: i.image.mediaType, bytes: i.image.data.length }));

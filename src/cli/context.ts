@@ -25,7 +25,7 @@ export async function openLocalStore(config: Config): Promise<Store> {
   if (config.dataDir === config.home || config.dataDir.startsWith(config.home + sep)) ensureHome(config);
   const [{ openSqliteStore }, { countProgress }] = await Promise.all([import("../store/sqlite/store.ts"), import("./progress.ts")]);
   // A migration that rebuilds the search index of a large store shows how far it is (DESIGN.md 11).
-  return openSqliteStore(config.dataDir, { maxObjectBytes: config.maxObjectBytes, onProgress: countProgress() });
+  return openSqliteStore(config.dataDir, { maxObjectBytes: config.maxObjectBytes, redact: config.redactWrites, onProgress: countProgress() });
 }
 
 /** Runs `fn` with the memory the flags select, closing it afterwards. */

@@ -25,8 +25,6 @@ export interface McpServerOptions {
   memory: Memory;
   /** The working directory: its project session is remember's and recall's default (7.2). */
   cwd: string;
-  /** Redact secrets in remember (default true). */
-  redact?: boolean;
   /** Directories besides `cwd` object tools may use (config `object_roots`). */
   objectRoots?: string[];
   /** Spilling of oversized results (DESIGN.md section 9). */
@@ -60,7 +58,6 @@ export function createMcpServer(opts: McpServerOptions): Server {
     memory: opts.memory,
     cwd: opts.cwd,
     projectSession: projectSession(opts.cwd),
-    redact: opts.redact ?? true,
     objectRoots: opts.objectRoots ?? [],
   };
   // The owner is the tenant and this connection; the spiller hashes it before it touches a path.

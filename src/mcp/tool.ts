@@ -16,8 +16,6 @@ export interface ToolContext {
   cwd: string;
   /** The project session of `cwd` (DESIGN.md 7.2): remember and recall default to it. */
   projectSession: string;
-  /** Whether remember redacts secrets first (config `capture.redact`, default true). */
-  redact: boolean;
   /** Directories besides `cwd` whose files object tools may read or write (config `object_roots`, DESIGN.md 8). */
   objectRoots: string[];
 }

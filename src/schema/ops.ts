@@ -28,6 +28,10 @@ export const Entry = z.strictObject({
 export const AppendInput = z.strictObject({
   session: Name.describe("the session name; '/' nests (project/sub)"),
   entries: z.array(Entry).min(1).max(APPEND_MAX_ENTRIES).describe("1 to 256 entries, appended in order"),
+  redact: z
+    .boolean()
+    .optional()
+    .describe("false stores the entries as given, secrets included; each entry's meta then says redaction: off (default true)"),
 });
 
 /** read: a page of a session's turns after an LSN. */

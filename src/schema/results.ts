@@ -13,7 +13,8 @@ export const Turn = z.object({
   ts: z.string(),
 });
 
-export const AppendResult = z.object({ entries: z.array(z.object({ lsn: z.number(), duplicate: z.boolean() })) });
+/** `redacted`: how many secrets were taken out before writing, when any were. */
+export const AppendResult = z.object({ entries: z.array(z.object({ lsn: z.number(), duplicate: z.boolean() })), redacted: z.number().optional() });
 export const ReadResult = z.object({ turns: z.array(Turn), next: z.number().nullable() });
 export const SessionInfo = z.object({
   name: z.string(),
@@ -35,7 +36,7 @@ export const SearchHit = z.object({
   url: z.string().optional(),
 });
 export const SearchResult = z.object({ hits: z.array(SearchHit) });
-export const WriteResult = z.object({ lsn: z.number(), duplicate: z.boolean() });
+export const WriteResult = z.object({ lsn: z.number(), duplicate: z.boolean(), redacted: z.number().optional() });
 export const Fact = z.object({ key: z.string(), value: z.unknown(), lsn: z.number() });
 export const FactListResult = z.object({ facts: z.array(Fact), next: z.string().nullable() });
 export const ForgetResult = z.object({ lsn: z.number().nullable(), hidden: z.number(), dry_run: z.boolean() });

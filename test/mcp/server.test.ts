@@ -19,8 +19,8 @@ import type { Memory } from "../../src/store/types.ts";
 import { tempDir } from "../helpers.ts";
 
 /** A connected in-process client and server over a fresh store; disposing closes all. */
-async function connect(dir: string, opts: Partial<McpServerOptions> & { clientName?: string } = {}) {
-  const store = openSqliteStore(join(dir, "data"));
+async function connect(dir: string, opts: Partial<McpServerOptions> & { clientName?: string; redact?: boolean } = {}) {
+  const store = openSqliteStore(join(dir, "data"), opts.redact === undefined ? {} : { redact: opts.redact });
   const logs: string[] = [];
   const server = createMcpServer({
     memory: store.memory("local"),
@@ -112,12 +112,14 @@ describe("createMcpServer", () => {
     expect((await c.call("stats")).structuredContent).toMatchObject({ redactions: 1 });
   });
 
-  test("redaction can be turned off (config capture.redact: false)", async () => {
+  test("redaction can be turned off (config redact: false), and the entry says so in its meta", async () => {
     using tmp = tempDir();
     await using c = await connect(tmp.path, { redact: false });
     const r = await c.call("remember", { content: "password=hunter2hunter2" });
     expect(r.structuredContent).toMatchObject({ redacted: 0 });
     expect(text(await c.call("recall"))).toContain("password=hunter2hunter2");
+    const turns = ((await c.call("recall")).structuredContent as { turns: { meta: unknown }[] }).turns;
+    expect(turns.map((t) => t.meta)).toEqual([{ redaction: "off" }]);
   });
 
   test("an unexpected failure is a generic internal tool error, logged once without a stack", async () => {

@@ -16,7 +16,6 @@ export default zcommand({
       const server = createMcpServer({
         memory,
         cwd: process.cwd(),
-        redact: config.redact,
         objectRoots: config.objectRoots,
         spill: { root: config.spillRoot, maxInlineBytes: config.maxInlineBytes },
         log: writeErr,

@@ -1,7 +1,6 @@
 /** remember: append one entry to a session, secrets redacted first (DESIGN.md 6.2, 7.2). */
 import { z } from "zod";
 import { ZeroDbError, isZeroDbError } from "../../errors.ts";
-import { redact } from "../../redact.ts";
 import { Name, Role } from "../../schema/common.ts";
 import { Entry } from "../../schema/ops.ts";
 import { defineTool } from "../tool.ts";
@@ -36,25 +35,19 @@ export const remember = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(args, ctx) {
     const session = args.session ?? ctx.projectSession;
-    let content = args.content;
-    // meta.redacted is zerodb's own count, summed by stats (DESIGN.md 7.2): a caller cannot set it.
+    // meta.redacted is zerodb's own count, summed by stats (DESIGN.md 7.2): a model cannot set it.
+    // The store takes the secrets out (every door's writes go through the same scan) and counts them.
     let meta = args.meta as Record<string, unknown> | undefined;
     if (meta && "redacted" in meta) {
       const { redacted: _reserved, ...rest } = meta;
       meta = Object.keys(rest).length > 0 ? rest : undefined;
     }
-    let redacted = 0;
-    if (ctx.redact) {
-      const r = redact(content);
-      content = r.text;
-      redacted = r.redactions;
-      if (redacted > 0) meta = { ...meta, redacted };
-    }
-    const entry = { role: args.role ?? "note", content, ...(meta ? { meta } : {}), ...(args.idem_key ? { idem_key: args.idem_key } : {}) };
+    const entry = { role: args.role ?? "note", content: args.content, ...(meta ? { meta } : {}), ...(args.idem_key ? { idem_key: args.idem_key } : {}) };
     const result = await ctx.memory.append({ session, entries: [entry] }).catch((err) => {
       throw asRememberError(err);
     });
     const { lsn, duplicate } = result.entries[0]!;
+    const redacted = result.redacted ?? 0;
     const note = redacted > 0 ? ` ${redacted} secret${redacted === 1 ? " was" : "s were"} redacted.` : "";
     const text = duplicate
       ? `Already remembered (same idem_key): lsn ${lsn} in session ${session}; nothing new was written.`

@@ -3,6 +3,7 @@ import type { Database } from "bun:sqlite";
 import { ZeroDbError, invalid, toZeroDbError } from "../../errors.ts";
 import * as In from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
+import { redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
 import type { CheckResult, Memory, Store } from "../types.ts";
 import { factGet, factList, factSet } from "./facts.ts";
 import { finishPendingPurge, forget } from "./forget.ts";
@@ -41,7 +42,10 @@ export interface SqliteStore extends Store {
 }
 
 /** Options of a store; the defaults suit tests and tools. */
-export interface SqliteStoreOptions extends ObjectsOptions, MigrateOptions {}
+export interface SqliteStoreOptions extends ObjectsOptions, MigrateOptions {
+  /** Take secrets out of every write (DESIGN.md 7.2); false only by the user's config. Default true. */
+  redact?: boolean;
+}
 
 /** Opens the store of a data dir. */
 export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}): SqliteStore {
@@ -52,6 +56,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
   // Blobs whose last ref a forget hid are deleted before the forget returns (I9).
   const hooks: SqliteStoreHooks[] = [{ afterForget: () => objects.collect() }];
   let closed = false;
+  const redactOn = opts.redact ?? true;
 
   /** Runs an operation, mapping every failure to a ZeroDbError. */
   const run = async <T>(fn: () => T | Promise<T>): Promise<T> => {
@@ -67,11 +72,20 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     checkTenant(tenant);
     return {
       tenant,
-      append: (i) => run(() => append(db, tenant, parseInput(In.AppendInput, i))),
+      append: (i) =>
+        run(() => {
+          const r = redactAppend(parseInput(In.AppendInput, i), redactOn);
+          // Parsed again: a marker may be longer than the secret it replaced, and the limits still hold.
+          return withRedacted(append(db, tenant, parseInput(In.AppendInput, r.input)), r.redacted);
+        }),
       read: (i) => run(() => read(db, tenant, parseInput(In.ReadInput, i))),
       sessions: (i) => run(() => sessions(db, tenant, parseInput(In.SessionsInput, i ?? {}))),
       search: (i) => run(() => search(db, tenant, parseInput(In.SearchInput, i))),
-      factSet: (i) => run(() => factSet(db, tenant, parseInput(In.FactSetInput, i))),
+      factSet: (i) =>
+        run(() => {
+          const r = redactFact(parseInput(In.FactSetInput, i), redactOn);
+          return withRedacted(factSet(db, tenant, parseInput(In.FactSetInput, r.input)), r.redacted);
+        }),
       factGet: (i) => run(() => factGet(db, tenant, parseInput(In.FactGetInput, i))),
       factList: (i) => run(() => factList(db, tenant, parseInput(In.FactListInput, i ?? {}))),
       forget: (i) =>
@@ -83,7 +97,11 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
       objectPut: (body, meta) => run(() => objects.put(tenant, body, meta)),
       objectGet: (i) => run(() => objects.get(tenant, parseInput(In.ObjectGetInput, i))),
       objectList: (i) => run(() => objects.list(tenant, parseInput(In.ObjectListInput, i ?? {}))),
-      linkAdd: (i) => run(() => linkAdd(db, tenant, parseInput(In.LinkAddInput, i))),
+      linkAdd: (i) =>
+        run(() => {
+          const r = redactLink(parseInput(In.LinkAddInput, i), redactOn);
+          return withRedacted(linkAdd(db, tenant, parseInput(In.LinkAddInput, r.input)), r.redacted);
+        }),
       stats: (i) =>
         run(() => {
           parseInput(In.StatsInput, i ?? {});

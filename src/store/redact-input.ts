@@ -1,0 +1,72 @@
+/**
+ * Redaction on every door that stores text (DESIGN.md 7.2): an engine runs a
+ * write's validated input through these before it writes, so `append`,
+ * `remember`, `POST /v1/turns`, fact values, link URLs, titles and notes and
+ * every string in `meta` are scanned the same way whichever door they came
+ * through. Redaction is on unless the store was opened with it off (config
+ * `redact: false`) or an append asks `redact: false`; a turn stored without
+ * it says so in its meta (`redaction: "off"`), so nobody later mistakes it
+ * for scanned text. Facts and links have no per-call opt-out.
+ */
+import type { AppendInput, FactSetInput, LinkAddInput } from "../schema/ops.ts";
+import { redact, redactValue } from "../redact.ts";
+
+/** An input as it will be written, and how many secrets were taken out of it. */
+export interface RedactedInput<T> {
+  input: T;
+  redacted: number;
+}
+
+/** The meta keys zerodb sets itself: a caller's own values for them are replaced. */
+const COUNT = "redacted";
+const OFF = "redaction";
+
+/** Redacts each entry's content and meta strings; counts go to meta.redacted (added to a count a capture client sent). */
+export function redactAppend(input: AppendInput, storeOn: boolean): RedactedInput<AppendInput> {
+  const on = storeOn && input.redact !== false;
+  let total = 0;
+  const entries = input.entries.map((entry) => {
+    const { [OFF]: _off, ...kept } = (entry.meta ?? {}) as Record<string, unknown>;
+    if (!on) return { ...entry, meta: { ...kept, [OFF]: "off" } };
+    const content = redact(entry.content);
+    const meta = redactValue(kept);
+    const found = content.redactions + meta.redactions;
+    total += found;
+    const metaOut = meta.value as Record<string, unknown>;
+    // A remote capture redacts before it sends and reports its count; this door's count is added to it.
+    const before = typeof kept[COUNT] === "number" && Number.isSafeInteger(kept[COUNT]) && (kept[COUNT] as number) > 0 ? (kept[COUNT] as number) : 0;
+    if (COUNT in metaOut) delete metaOut[COUNT];
+    if (before + found > 0) metaOut[COUNT] = before + found;
+    const hasMeta = entry.meta !== undefined || Object.keys(metaOut).length > 0;
+    return { ...entry, content: content.text, ...(hasMeta ? { meta: metaOut } : {}) };
+  });
+  const { redact: _flag, ...rest } = input;
+  return { input: { ...rest, entries }, redacted: total };
+}
+
+/** Redacts every string in a fact's value. */
+export function redactFact(input: FactSetInput, storeOn: boolean): RedactedInput<FactSetInput> {
+  if (!storeOn) return { input, redacted: 0 };
+  const r = redactValue(input.value);
+  return { input: { ...input, value: r.value }, redacted: r.redactions };
+}
+
+/** Redacts a link's URL (credentials in it), title and note. */
+export function redactLink(input: LinkAddInput, storeOn: boolean): RedactedInput<LinkAddInput> {
+  if (!storeOn) return { input, redacted: 0 };
+  let redacted = 0;
+  const one = (s: string) => {
+    const r = redact(s);
+    redacted += r.redactions;
+    return r.text;
+  };
+  const out: LinkAddInput = { ...input, url: one(input.url) };
+  if (input.title !== undefined) out.title = one(input.title);
+  if (input.note !== undefined) out.note = one(input.note);
+  return { input: out, redacted };
+}
+
+/** A write's result, with the count of secrets taken out when there were any. */
+export function withRedacted<T extends object>(result: T, redacted: number): T & { redacted?: number } {
+  return redacted > 0 ? { ...result, redacted } : result;
+}
