@@ -23,6 +23,7 @@ function fixFor(e: ZeroDbError, dataDir: string): string {
   if (e.code === "storage_full") return `free disk space on the file system of ${dataDir}`;
   if (e.code === "corrupt") return restoreFix(join(dataDir, DB_FILE));
   if (e.code === "unavailable") return `chmod -R u+rwX ${q(dataDir)} (and stop any process holding the store locked)`;
+  if (e.code === "unsafe_path") return "see the fix of the home or files check above";
   if (e.code === "incompatible") return "install the newer zerodb that wrote this store";
   return "run `zerodb doctor` again; if it persists, `zerodb export --out backup.jsonl` and report the output of `zerodb doctor --json`";
 }

@@ -39,7 +39,13 @@ export default zcommand({
   async run(args): Promise<DoctorReport> {
     const { config, first } = doctorConfig(args);
     // A missing home is created (0700) like every command does; an existing one is checked as it is.
-    if (!existsSync(config.home)) ensureHome(config);
+    if (!existsSync(config.home)) {
+      try {
+        ensureHome(config);
+      } catch {
+        // The home check says why (a parent another user can change, ...).
+      }
+    }
     const ctx = { config, harness: harnessContext(), self: selfCommand(process.execPath, Bun.main), storeArgs: storeArgs(args) };
     return runDoctor(ctx, { openStore: () => openLocalStore(config), first: [first] });
   },
