@@ -5,7 +5,9 @@
  */
 import { sep } from "node:path";
 import { type Config, ensureHome, resolveConfig } from "../config.ts";
+import { dataDirPaths } from "../store/sqlite/paths.ts";
 import type { Memory, Store } from "../store/types.ts";
+import { guardPrivatePaths } from "../util/private-path.ts";
 import type { SharedFlags } from "./args.ts";
 
 /** The configuration the shared flags describe. */
@@ -22,6 +24,8 @@ export function configFrom(flags: SharedFlags): Config {
 
 /** Opens the local store of a configuration (creating the home when the data dir is in it). */
 export async function openLocalStore(config: Config): Promise<Store> {
+  // The data dir is checked before the home is created, so a refused store leaves nothing behind (issue 14, item 3).
+  guardPrivatePaths(dataDirPaths(config.dataDir));
   if (config.dataDir === config.home || config.dataDir.startsWith(config.home + sep)) ensureHome(config);
   const [{ openSqliteStore }, { countProgress }] = await Promise.all([import("../store/sqlite/store.ts"), import("./progress.ts")]);
   // A migration that rebuilds the search index of a large store shows how far it is (DESIGN.md 11).

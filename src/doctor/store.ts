@@ -7,11 +7,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type ZeroDbError, toZeroDbError } from "../errors.ts";
+import { DB_FILE } from "../store/sqlite/paths.ts";
 import type { Memory, Store } from "../store/types.ts";
 import { type Check, type DoctorContext, check, q } from "./types.ts";
 
-/** The store file's name in the data dir (src/store/sqlite/open.ts). */
-const DB_FILE = "zerodb.sqlite";
 
 /** The fix for a store that is damaged: set it aside and restore the last export. */
 function restoreFix(file: string): string {

@@ -58,7 +58,7 @@ function lstatOrUndefined(path: string): Stats | undefined {
 }
 
 function otherOwner(p: PrivatePath, uid: number, me: number): PathProblem {
-  const where = p.setting ? `choose a ${p.label} of your own (${p.setting})` : `choose a place of your own`;
+  const where = p.setting ? `use a place of your own (${p.setting})` : "use a place of your own";
   return {
     path: p.path,
     severity: "refuse",
@@ -128,7 +128,7 @@ function inspectParent(p: PrivatePath): PathProblem | undefined {
     return undefined;
   }
   const m = st.mode & 0o7777;
-  const fix = `${p.setting ? `choose a ${p.label} inside a directory only you can change (${p.setting})` : "choose a place inside a directory only you can change"}`;
+  const fix = `use a place inside a directory only you can change${p.setting ? ` (${p.setting})` : ""}`;
   if (st.uid !== me && st.uid !== 0) {
     return { path: p.path, severity: "refuse", detail: `the directory ${dir} holding ${p.label} ${p.path} belongs to another user (uid ${st.uid}), who could swap it for their own`, fix };
   }

@@ -6,37 +6,15 @@ import { Database } from "bun:sqlite";
 import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ZeroDbError, toZeroDbError } from "../../errors.ts";
-import { type PrivatePath, guardPrivatePaths } from "../../util/private-path.ts";
-import { ID_FILE, loadIdentity } from "./identity.ts";
+import { guardPrivatePaths } from "../../util/private-path.ts";
+import { loadIdentity } from "./identity.ts";
 import { type MigrateOptions, migrate } from "./migrate.ts";
+import { DB_FILE, dataDirPaths } from "./paths.ts";
 
 /** How long a statement waits for another process's lock before `unavailable` (D5, section 4a: at least 5 s). */
 export const BUSY_TIMEOUT_MS = 10_000;
 
-/** The store file's name inside the data dir. */
-export const DB_FILE = "zerodb.sqlite";
-
-/**
- * What zerodb keeps in a data dir, as kept paths: the data dir itself (and
- * its parent, whoever can rename it can swap it), the store file, SQLite's
- * -wal and -shm beside it (https://sqlite.org/tempfiles.html), the id file,
- * and the top of the object tree (section 8).
- */
-export function dataDirPaths(dataDir: string): PrivatePath[] {
-  const setting = "--data-dir, ZERODB_DATA_DIR or data_dir";
-  const file = (name: string, label: string): PrivatePath => ({ path: join(dataDir, name), kind: "file", label, setting });
-  const dir = (name: string): PrivatePath => ({ path: join(dataDir, name), kind: "dir", label: "object dir", setting });
-  return [
-    { path: dataDir, kind: "dir", label: "data dir", setting, parent: true },
-    file(DB_FILE, "store file"),
-    file(`${DB_FILE}-wal`, "store WAL file"),
-    file(`${DB_FILE}-shm`, "store shared-memory file"),
-    file(ID_FILE, "store id file"),
-    dir("objects"),
-    dir(join("objects", "sha256")),
-    dir(join("objects", "tmp")),
-  ];
-}
+export { DB_FILE, dataDirPaths } from "./paths.ts";
 
 /** Opens (creating if needed) the store database of a data dir, migrating it to the newest schema. */
 export function openDatabase(dataDir: string, opts: MigrateOptions = {}): Database {
