@@ -87,7 +87,8 @@ export function inspectPrivatePath(p: PrivatePath): PathProblem | undefined {
     try {
       st = statSync(p.path);
     } catch {
-      return { path: p.path, severity: "refuse", detail: `${p.label} ${p.path} is a symbolic link to nothing`, fix: `rm ${quote(p.path)}` };
+      // A link to nothing: the code that creates the directory reports it (nothing is created through it).
+      return parent;
     }
   }
   // Something other than a directory where one belongs: the code that creates it reports that (invalid_input, naming the field).
@@ -151,11 +152,20 @@ export function unsafePathError(problem: PathProblem): ZeroDbError {
 /**
  * Checks paths before zerodb uses them: throws `unsafe_path` for the first
  * refused one (before anything is tightened or written), then tightens every
- * loose one (chmod 0600 / 0700). Missing paths pass; the caller creates them.
+ * loose one (chmod 0600 / 0700) unless `tighten` is false. Missing paths
+ * pass; the caller creates them.
  */
-export function guardPrivatePaths(paths: PrivatePath[]): void {
+export function guardPrivatePaths(paths: PrivatePath[], opts: { tighten?: boolean } = {}): void {
   const problems = paths.map(inspectPrivatePath).filter((x): x is PathProblem => x !== undefined);
   const refused = problems.find((x) => x.severity === "refuse");
   if (refused) throw unsafePathError(refused);
-  for (const x of problems) chmodSync(x.path, x.mode!);
+  if (opts.tighten === false) return;
+  for (const x of problems) {
+    try {
+      chmodSync(x.path, x.mode!);
+    } catch (err) {
+      // SQLite removes -wal and -shm when the last connection closes: gone is private enough.
+      if ((err as { code?: string }).code !== "ENOENT") throw err;
+    }
+  }
 }
