@@ -52,7 +52,7 @@ export function homeCheck(ctx: DoctorContext): Check {
   const { home, dataDir, spillRoot } = ctx.config;
   if (!lexists(home)) return check("home", "fail", `${home} does not exist`, "zerodb connect");
   const dirs = [...homePaths(home), ...dataDirPaths(dataDir).filter((p) => p.kind === "dir"), spillRootPath(spillRoot)];
-  return report("home", dirs, `${home} and the directories zerodb keeps are yours and 0700`);
+  return report("home", dirs, `${home} is 0700`);
 }
 
 /** config.json, every token file, the store's files and capture.log: the user's own, 0600, not symlinks. */
