@@ -17,7 +17,9 @@ function doctorConfig(args: SharedFlags): { config: Config; first: Check } {
   } catch (err) {
     const flags = { home: args.home, dataDir: args["data-dir"], url: args.url, tenant: args.tenant, tokenFile: args["token-file"], config: args.config };
     const config = resolveConfig(flags, process.env, process.cwd(), {});
-    return { config, first: check("config", "fail", toZeroDbError(err).message, `edit ${config.configFile} (see README: config.json)`) };
+    const e = toZeroDbError(err);
+    const fix = e.code === "unsafe_path" ? "see the fix of the files check below" : `edit ${config.configFile} (see README: config.json)`;
+    return { config, first: check("config", "fail", e.message, fix) };
   }
 }
 
