@@ -368,6 +368,16 @@ describe.skipIf(!isRoot)("doctor reports each unsafe path with its fix, and exit
       },
     },
     {
+      name: "a config.json others can write",
+      setup(box) {
+        preCreate(box);
+        const config = join(box, "zerodb", "config.json");
+        writeFileSync(config, "{}");
+        chmodSync(config, 0o666);
+        return { check: "files", detail: `config file ${config} is 0666: other users can write to it`, fix: `chmod 600 ${config}` };
+      },
+    },
+    {
       name: "a data dir whose parent others can write without the sticky bit",
       setup(box) {
         preCreate(box);
