@@ -102,7 +102,7 @@ export function inspectPrivatePath(p: PrivatePath): PathProblem | undefined {
     return {
       path: p.path,
       severity: "refuse",
-      detail: `${p.label} ${p.path} is ${octal(m)}: other users can write to it (and may have put files in it); it must be ${octal(want)}`,
+      detail: `${p.label} ${p.path} is ${octal(m)}: other users can write to it (${p.kind === "dir" ? "and may have put files in it" : "and may have changed it"}); it must be ${octal(want)}`,
       fix: chmodFix,
     };
   }
