@@ -9,6 +9,7 @@ import { z } from "zod";
 import { ZeroDbError } from "./errors.ts";
 import { MAX_INLINE_BYTES_DEFAULT, OBJECT_MAX_BYTES_DEFAULT } from "./limits.ts";
 import { parseInput } from "./schema/parse.ts";
+import { type PrivatePath, guardPrivatePaths } from "./util/private-path.ts";
 
 /** The config file's schema: every key named, unknown keys refused. */
 export const ConfigFile = z.strictObject({
@@ -102,6 +103,9 @@ export function ensurePrivateDir(dir: string, field = "home"): void {
 
 /** Reads and validates a config file; a missing file is an empty config. */
 export function readConfigFile(path: string): ConfigFile {
+  // A config another user can write could point url, data_dir or spill_root at that user (issue 14, item 3).
+  // It holds no secret, so a readable one is left for doctor to report rather than changed under the user.
+  guardPrivatePaths([configPath(path)], { tighten: false });
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -156,8 +160,31 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = process.env, c
   };
 }
 
-/** Creates the home and its fixed subdirectories, all 0700. */
+/** The fixed subdirectories of a home (DESIGN.md section 2); `capture` holds remote capture cursors. */
+export const HOME_SUBDIRS = ["data", "spill", "tokens", "logs", "capture"] as const;
+
+/** The config file as a kept path: an administrator's root-owned config is accepted. */
+export function configPath(path: string): PrivatePath {
+  return { path, kind: "file", label: "config file", setting: "--config", rootMayOwn: true };
+}
+
+/** The home as a kept path; its parent is checked too (whoever can rename the home can swap it). */
+export function homePath(home: string): PrivatePath {
+  return { path: home, kind: "dir", label: "home", setting: "ZERODB_HOME or --home", parent: true };
+}
+
+/** The home and its subdirectories as kept paths. */
+export function homePaths(home: string): PrivatePath[] {
+  return [homePath(home), ...HOME_SUBDIRS.map((sub): PrivatePath => ({ path: join(home, sub), kind: "dir", label: `${sub} dir`, setting: "ZERODB_HOME or --home" }))];
+}
+
+/**
+ * Creates the home and its fixed subdirectories, all 0700. Each existing one
+ * is checked first (issue 14, item 3): another user's, or one others can
+ * write to, is refused before anything is created; a readable one is tightened.
+ */
 export function ensureHome(config: Config): void {
+  guardPrivatePaths(homePaths(config.home));
   ensurePrivateDir(config.home);
   for (const sub of ["data", "spill", "tokens", "logs"]) ensurePrivateDir(join(config.home, sub));
 }

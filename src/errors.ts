@@ -17,6 +17,8 @@ export const CODES = {
   corrupt: { status: 500, exit: 1 },
   incompatible: { status: 500, exit: 1 },
   unavailable: { status: 503, exit: 1 },
+  /** A path zerodb keeps belongs to another user, is writable by others, or is a symlink (issue 14, item 3). */
+  unsafe_path: { status: 500, exit: 1 },
   internal: { status: 500, exit: 1 },
 } as const;
 

@@ -30,6 +30,8 @@ export interface HookIo {
   withSink<T>(config: Config, fn: (sink: CaptureSink) => Promise<T>): Promise<T>;
   /** Starts a detached catch-up of one transcript that outlives the hook (SessionEnd). */
   catchUp?(transcriptPath: string): void;
+  /** Receives a problem line when capture.log cannot take it (stderr: never stdout, which is Claude Code's). */
+  warn?(line: string): void;
   /** Receives one JSON line of figures when tracing is on. */
   trace?(line: string): void;
 }
@@ -85,7 +87,8 @@ export async function runHook(io: HookIo): Promise<void> {
   }
   if (problems.length > 0) {
     const who = event ? `${event.hook_event_name} session=${event.session_id}` : "hook";
-    logLine(home ?? safeFallbackHome(io), `${who}: ${problems.join("; ")}`);
+    const line = `${who}: ${problems.join("; ")}`;
+    if (!logLine(home ?? safeFallbackHome(io), line)) io.warn?.(`zerodb hook: ${line}`);
   }
   if (output !== "" && event) {
     try {

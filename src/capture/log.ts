@@ -4,7 +4,9 @@
  * codes, positions and paths, never transcript content (it may hold secrets).
  */
 import { appendFileSync, chmodSync, mkdirSync, renameSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { homePaths } from "../config.ts";
+import { guardPrivatePaths } from "../util/private-path.ts";
 import { LOG_MAX_BYTES } from "./limits.ts";
 
 /** The log file of a home. */
@@ -16,11 +18,14 @@ export function captureLogPath(home: string): string {
  * Appends one line (newlines inside it are flattened). One write of an
  * O_APPEND file: lines of hooks running at once never interleave. Past
  * LOG_MAX_BYTES the file moves to capture.log.1 first. Never throws: a log
- * that cannot be written must not turn into a hook failure.
+ * that cannot be written must not turn into a hook failure; false says the
+ * line was not written.
  */
-export function logLine(home: string, line: string, now = new Date()): void {
+export function logLine(home: string, line: string, now = new Date()): boolean {
   try {
     const path = captureLogPath(home);
+    // Not into a home, logs dir or log another user owns or can write (issue 14, item 3): the caller reports elsewhere.
+    guardPrivatePaths([...homePaths(home).filter((p) => p.path === home || p.path === dirname(path)), { path, kind: "file", label: "capture log", setting: "ZERODB_HOME or --home" }]);
     mkdirSync(join(home, "logs"), { recursive: true, mode: 0o700 });
     let fresh = false;
     try {
@@ -34,7 +39,9 @@ export function logLine(home: string, line: string, now = new Date()): void {
     appendFileSync(path, `${now.toISOString()} ${line.replace(/[\r\n]+/g, " ")}\n`, { mode: 0o600 });
     // The mode given at creation passes through the umask, which is not trusted.
     if (fresh) chmodSync(path, 0o600);
+    return true;
   } catch {
-    // Nowhere left to report to; the hook still exits 0.
+    // The hook still exits 0; it reports the line elsewhere.
+    return false;
   }
 }

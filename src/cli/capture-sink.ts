@@ -2,11 +2,13 @@
  * The capture sink the shared flags select (DESIGN.md 7.2): the local store,
  * or with a URL the HTTP client's Memory plus cursor files in the home.
  */
-import type { Config } from "../config.ts";
+import { join } from "node:path";
+import { type Config, homePaths } from "../config.ts";
 import { localSink } from "../capture/local-sink.ts";
 import { remoteCursorDir, remoteSink } from "../capture/remote-sink.ts";
 import type { CaptureSink } from "../capture/sink.ts";
 import type { SqlTrace } from "../store/sqlite/trace.ts";
+import { guardPrivatePaths } from "../util/private-path.ts";
 import type { SharedFlags } from "./args.ts";
 import { openLocalStore, withMemory } from "./context.ts";
 
@@ -19,6 +21,8 @@ export async function withCaptureSink<T>(
 ): Promise<T> {
   if (config.url) {
     const url = config.url;
+    // The cursors live in the home: not in one another user owns or can write (issue 14, item 3).
+    guardPrivatePaths(homePaths(config.home).filter((p) => p.path === config.home || p.path === join(config.home, "capture")));
     return withMemory(flags, (memory) => fn(remoteSink(memory, remoteCursorDir(config.home, url, memory.tenant))));
   }
   // The tenant is checked before the store is opened or created: bad input never touches disk (I6).

@@ -4,8 +4,10 @@
  * and never learn which one they got.
  */
 import { sep } from "node:path";
-import { type Config, ensureHome, resolveConfig } from "../config.ts";
+import { type Config, ensureHome, homePaths, resolveConfig } from "../config.ts";
+import { dataDirPaths } from "../store/sqlite/paths.ts";
 import type { Memory, Store } from "../store/types.ts";
+import { guardPrivatePaths } from "../util/private-path.ts";
 import type { SharedFlags } from "./args.ts";
 
 /** The configuration the shared flags describe. */
@@ -22,7 +24,10 @@ export function configFrom(flags: SharedFlags): Config {
 
 /** Opens the local store of a configuration (creating the home when the data dir is in it). */
 export async function openLocalStore(config: Config): Promise<Store> {
-  if (config.dataDir === config.home || config.dataDir.startsWith(config.home + sep)) ensureHome(config);
+  const inHome = config.dataDir === config.home || config.dataDir.startsWith(config.home + sep);
+  // Home and data dir are checked before either is created, so a refused store leaves nothing behind (issue 14, item 3).
+  guardPrivatePaths([...(inHome ? homePaths(config.home) : []), ...dataDirPaths(config.dataDir)]);
+  if (inHome) ensureHome(config);
   const [{ openSqliteStore }, { countProgress }] = await Promise.all([import("../store/sqlite/store.ts"), import("./progress.ts")]);
   // A migration that rebuilds the search index of a large store shows how far it is (DESIGN.md 11).
   return openSqliteStore(config.dataDir, { maxObjectBytes: config.maxObjectBytes, redact: config.redactWrites, onProgress: countProgress() });

@@ -4,12 +4,23 @@
  * `<home>/tokens/<tenant>` when `--tenant` (or the config's tenant) names one.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { Config } from "../config.ts";
+import { dirname, join } from "node:path";
+import { type Config, homePath } from "../config.ts";
 import { ZeroDbError } from "../errors.ts";
+import { type PrivatePath, guardPrivatePaths } from "../util/private-path.ts";
+
+/**
+ * A token file as a kept path. Another user who can write it could swap in
+ * a token of their own tenant and so receive what this user stores (issue
+ * 14, item 3); an administrator's root-owned file is accepted.
+ */
+export function tokenFilePath(path: string): PrivatePath {
+  return { path, kind: "file", label: "token file", setting: "--token-file or token_file", rootMayOwn: true };
+}
 
 /** Reads a token file: one token, surrounding whitespace ignored. */
 export function readTokenFile(path: string, field = "token_file"): string {
+  guardPrivatePaths([tokenFilePath(path)]);
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -31,6 +42,7 @@ export function resolveToken(config: Config): string {
   if (config.token) return config.token;
   if (config.tokenFile) return readTokenFile(config.tokenFile);
   const byTenant = tenantTokenFile(config);
+  if (byTenant) guardPrivatePaths([homePath(config.home), { path: dirname(byTenant), kind: "dir", label: "tokens dir", setting: "ZERODB_HOME or --home" }]);
   if (byTenant && existsSync(byTenant)) return readTokenFile(byTenant);
   throw new ZeroDbError(
     "unauthorized",

@@ -7,11 +7,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type ZeroDbError, toZeroDbError } from "../errors.ts";
+import { DB_FILE } from "../store/sqlite/paths.ts";
 import type { Memory, Store } from "../store/types.ts";
 import { type Check, type DoctorContext, check, q } from "./types.ts";
 
-/** The store file's name in the data dir (src/store/sqlite/open.ts). */
-const DB_FILE = "zerodb.sqlite";
 
 /** The fix for a store that is damaged: set it aside and restore the last export. */
 function restoreFix(file: string): string {
@@ -23,6 +22,7 @@ function fixFor(e: ZeroDbError, dataDir: string): string {
   if (e.code === "storage_full") return `free disk space on the file system of ${dataDir}`;
   if (e.code === "corrupt") return restoreFix(join(dataDir, DB_FILE));
   if (e.code === "unavailable") return `chmod -R u+rwX ${q(dataDir)} (and stop any process holding the store locked)`;
+  if (e.code === "unsafe_path") return "see the fix of the home or files check above";
   if (e.code === "incompatible") return "install the newer zerodb that wrote this store";
   return "run `zerodb doctor` again; if it persists, `zerodb export --out backup.jsonl` and report the output of `zerodb doctor --json`";
 }

@@ -5,6 +5,12 @@
  */
 import * as nodeFs from "node:fs";
 import { join } from "node:path";
+import { type PrivatePath, guardPrivatePaths } from "../util/private-path.ts";
+
+/** The spill root as a kept path; its parent is checked too, since it may lie outside the home (config spill_root). */
+export function spillRootPath(root: string): PrivatePath {
+  return { path: root, kind: "dir", label: "spill root", setting: "config spill_root", parent: true };
+}
 
 /** The file system calls a spill makes; tests replace some to make them fail. */
 export interface SpillFs {
@@ -31,6 +37,9 @@ const O_NOFOLLOW = nodeFs.constants.O_NOFOLLOW ?? 0;
  * is refused, so a planted link cannot redirect spills elsewhere.
  */
 export function ensureSpillDir(root: string, sub: string): string {
+  // The root is checked each time: another user's, or one others can write to, is refused (issue 14, item 3).
+  // Below a root that passes nobody else can reach the owner's directory, so that one is only tightened.
+  guardPrivatePaths([spillRootPath(root)]);
   if (!nodeFs.existsSync(root)) {
     nodeFs.mkdirSync(root, { recursive: true, mode: 0o700 });
     nodeFs.chmodSync(root, 0o700);

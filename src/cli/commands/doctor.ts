@@ -17,7 +17,9 @@ function doctorConfig(args: SharedFlags): { config: Config; first: Check } {
   } catch (err) {
     const flags = { home: args.home, dataDir: args["data-dir"], url: args.url, tenant: args.tenant, tokenFile: args["token-file"], config: args.config };
     const config = resolveConfig(flags, process.env, process.cwd(), {});
-    return { config, first: check("config", "fail", toZeroDbError(err).message, `edit ${config.configFile} (see README: config.json)`) };
+    const e = toZeroDbError(err);
+    const fix = e.code === "unsafe_path" ? "see the fix of the files check below" : `edit ${config.configFile} (see README: config.json)`;
+    return { config, first: check("config", "fail", e.message, fix) };
   }
 }
 
@@ -39,7 +41,13 @@ export default zcommand({
   async run(args): Promise<DoctorReport> {
     const { config, first } = doctorConfig(args);
     // A missing home is created (0700) like every command does; an existing one is checked as it is.
-    if (!existsSync(config.home)) ensureHome(config);
+    if (!existsSync(config.home)) {
+      try {
+        ensureHome(config);
+      } catch {
+        // The home check says why (a parent another user can change, ...).
+      }
+    }
     const ctx = { config, harness: harnessContext(), self: selfCommand(process.execPath, Bun.main), storeArgs: storeArgs(args) };
     return runDoctor(ctx, { openStore: () => openLocalStore(config), first: [first] });
   },

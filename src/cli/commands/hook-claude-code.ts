@@ -3,7 +3,7 @@ import { runHook } from "../../capture/hook.ts";
 import { withCaptureSink } from "../capture-sink.ts";
 import { zcommand } from "../command.ts";
 import { configFrom } from "../context.ts";
-import { writeOut } from "../output.ts";
+import { writeErr, writeOut } from "../output.ts";
 import type { SharedFlags } from "../args.ts";
 
 /**
@@ -20,6 +20,7 @@ export default zcommand({
       fallbackHome: () => resolveHome(),
       stdin: () => Bun.stdin.bytes(),
       writeOut,
+      warn: writeErr,
       withSink: (config, fn) => withCaptureSink(args, config, fn, { trace: Boolean(process.env.ZERODB_CAPTURE_TRACE) }),
       catchUp: (transcript) => {
         // Claude Code waits at most 1.5 s for SessionEnd hooks; a detached process with its

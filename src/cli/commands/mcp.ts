@@ -4,13 +4,17 @@
  * harness spawns this afresh, so it loads only what serving needs.
  */
 import { zcommand } from "../command.ts";
-import { withMemory } from "../context.ts";
+import { spillRootPath } from "../../spill/file.ts";
+import { guardPrivatePaths } from "../../util/private-path.ts";
+import { configFrom, withMemory } from "../context.ts";
 import { writeErr } from "../output.ts";
 
 /** `zerodb mcp`. */
 export default zcommand({
   meta: { name: "mcp", description: "Run the MCP server on stdin/stdout (what agent harnesses start)" },
   async run(args) {
+    // A spill root another user owns or can write to is refused at start, before the store is opened (issue 14, item 3).
+    guardPrivatePaths([spillRootPath(configFrom(args).spillRoot)]);
     await withMemory(args, async (memory, config) => {
       const [{ createMcpServer }, { serveStdio }] = await Promise.all([import("../../mcp/server.ts"), import("../../mcp/stdio.ts")]);
       const server = createMcpServer({

@@ -6,22 +6,27 @@ import { Database } from "bun:sqlite";
 import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ZeroDbError, toZeroDbError } from "../../errors.ts";
+import { guardPrivatePaths } from "../../util/private-path.ts";
 import { loadIdentity } from "./identity.ts";
 import { type MigrateOptions, migrate } from "./migrate.ts";
+import { DB_FILE, dataDirPaths } from "./paths.ts";
 
 /** How long a statement waits for another process's lock before `unavailable` (D5, section 4a: at least 5 s). */
 export const BUSY_TIMEOUT_MS = 10_000;
 
-/** The store file's name inside the data dir. */
-export const DB_FILE = "zerodb.sqlite";
+export { DB_FILE, dataDirPaths } from "./paths.ts";
 
 /** Opens (creating if needed) the store database of a data dir, migrating it to the newest schema. */
 export function openDatabase(dataDir: string, opts: MigrateOptions = {}): Database {
+  // Before anything is created: a data dir or store another user can read or write is refused (issue 14, item 3).
+  guardPrivatePaths(dataDirPaths(dataDir));
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   } catch (err) {
     throw new ZeroDbError("unavailable", `cannot create the data dir ${dataDir}`, { cause: err });
   }
+  // mkdir's mode passes through the umask, which is not trusted.
+  chmodSync(dataDir, 0o700);
   if (!statSync(dataDir).isDirectory()) throw new ZeroDbError("invalid_input", `data dir ${dataDir} is not a directory`, { field: "data_dir" });
   const file = join(dataDir, DB_FILE);
   const isNew = !existsSync(file);
