@@ -45,12 +45,22 @@ function valueOf(m: RegExpExecArray): { value: string; at: number; bare: boolean
 function pickAssignment(m: RegExpExecArray, text: string): Hit | null {
   let start = m.index;
   while (start > 0 && m.index - start < 80 && NAME_CHAR.test(text[start - 1]!)) start--;
-  // user:password@host in a URL is the URL rule's: the user is not a name.
-  if (text.startsWith("://", start - 3)) return null;
+  // user:password@host in a URL is the URL rule's: the user is not a name; a name inside a path is a file's.
+  if (text.startsWith("://", start - 3) || text[start - 1] === "/" || text[start - 1] === "\\") return null;
   const name = text.slice(start, m.indices!.groups!.name![1]);
   const v = valueOf(m);
   if (!v) return null;
   return judge(name, v.value, v.at, v.bare, text[v.at + v.value.length] ?? "");
+}
+
+/** `<name>value</name>`: the tag must open right before the name and close with the same name. */
+function pickTag(m: RegExpExecArray, text: string): Hit | null {
+  let start = m.index;
+  while (start > 0 && m.index - start < 60 && /[\w.:-]/.test(text[start - 1]!)) start--;
+  const close = m.groups!.close!;
+  if (text[start - 1] !== "<" || text.slice(start, start + close.length + 1) !== `${close}>`) return null;
+  const s = m.indices!.groups!.s!;
+  return judge(close, m.groups!.s!, s[0], false, "");
 }
 
 /** A rule whose match has a `name` group and a value group. */
@@ -62,13 +72,13 @@ function pickNamed(m: RegExpExecArray, text: string): Hit | null {
 
 /** Assignments of secret-named values. */
 export const ASSIGNMENT_RULES: Rule[] = [
-  rule("assignment", String.raw`(?<name>(?:pass|pwd|pw|secret|token|key|auth|credential|sig)[A-Za-z0-9_.-]{0,40})(?:\\?["'])?[ \t]{0,4}(?::=|=>|=|:)[ \t]{0,4}${VALUE}`, { i: true, pick: pickAssignment }),
+  rule("assignment", String.raw`(?<name>(?:pass|pwd|pw|secret|token|key|auth|credential)[A-Za-z0-9_.-]{0,40})(?:\\?["'])?[ \t]{0,4}(?::=|=>|=|:)[ \t]{0,4}${VALUE}`, { i: true, pick: pickAssignment }),
   // --password value, --api-token value (the `=` form is an assignment above).
   rule("assignment", String.raw`(?<![\w-])--(?<name>(?:[a-z0-9]+-){0,4}(?:password|passwd|token|secret|api-?key|access-key|secret-key|client-secret)(?:-[a-z0-9]+){0,2})[ \t]+${VALUE}`, { i: true, pick: pickNamed }),
   // Kubernetes env lists: - name: DB_PASSWORD / value: "…"
   rule("assignment", String.raw`\bname:[ \t]{0,4}["']?(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})["']?[ \t]*\r?\n[ \t]{0,40}value:[ \t]{0,4}${VALUE}`, { pick: pickNamed }),
-  // <password>…</password>, <ApiKey>…</ApiKey>
-  rule("assignment", String.raw`<(?<name>[A-Za-z][\w.:-]{0,60})>(?<s>[^<>\s]{4,1000})</\k<name>>`, { pick: pickNamed }),
+  // <password>…</password>, <ApiKey>…</ApiKey>: found from the secret word, the tag's start found by walking back.
+  rule("assignment", String.raw`(?:pass|pwd|pw|secret|token|key|auth|credential)[\w.:-]{0,40}>(?<s>[^<>\s]{4,1000})</(?<close>[\w.:-]{1,100})>`, { i: true, pick: pickTag }),
   // .NET appSettings: <add key="StripeSecretKey" value="…" />
   rule("assignment", String.raw`\bkey=["'](?<name>[^"'\n]{1,80})["']\s{1,4}value=${VALUE}`, { i: true, pick: pickNamed }),
 ];

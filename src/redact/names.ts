@@ -15,7 +15,10 @@ const NOT_THE_SECRET = new Set([
   "prefix", "suffix", "hash", "hashed", "digest", "salt", "rounds", "reset", "confirm", "confirmation", "changed", "changedat",
   "updatedat", "createdat", "at", "version", "kind", "class", "count", "budget", "estimate", "estimator", "counter", "fingerprint",
   "regexp", "validator", "validation", "strength", "input", "button", "form", "dialog", "page", "view", "screen", "helper", "handler",
-  "service", "client", "module", "store", "context", "provider", "check", "checker", "set", "get", "list", "map", "cache", "id_",
+  "service", "client", "module", "store", "context", "provider", "check", "checker", "set", "get", "list", "map", "cache",
+  // File names: `password.toml:12:19` in a stack trace is a place, not an assignment.
+  "toml", "yaml", "yml", "json", "md", "txt", "ts", "tsx", "js", "mjs", "py", "go", "rs", "rb", "java", "ini", "cfg", "conf", "sh",
+  "log", "csv", "xml", "html", "lock", "pem", "der", "crt", "gpg", "enc", "bak", "tmp",
 ]);
 
 /** First words that make a name about something other than a secret value. */

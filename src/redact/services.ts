@@ -15,7 +15,7 @@ function random(kind: string, minLength = 16) {
 /** Service tokens. */
 export const SERVICE_RULES: Rule[] = [
   // Code hosts and CI.
-  rule("github_token", String.raw`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`),
+  rule("github_token", String.raw`\b(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`),
   rule("gitlab_token", String.raw`\b(?:glpat|gldt|glrt|glsoat|glcbt|glimt|glft|glagent|gloas|glffct|glptt|glwt)-[A-Za-z0-9_.-]{20,80}|\bGR1348941[A-Za-z0-9_-]{20}\b`),
   rule("atlassian_token", String.raw`\b(?:ATATT|ATCTT|ATOAT)3[A-Za-z0-9_=-]{150,300}|\bATBB[A-Za-z0-9_=.-]{28,40}\b`),
   rule("bitbucket_token", String.raw`\bBBDC-[A-Za-z0-9+/@_-]{40,50}`),
@@ -43,30 +43,36 @@ export const SERVICE_RULES: Rule[] = [
   rule("langsmith_key", String.raw`\blsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b`),
   // Chat and mail.
   rule("slack_token", String.raw`\b(?:xox[abposre]|xoxe\.xox[bp]|xapp)-[0-9A-Za-z-]{10,250}`),
-  rule("slack_webhook", String.raw`https?://hooks\.slack\.com/(?:services|workflows|triggers)/(?<s>[A-Za-z0-9+/_-]{20,200})`),
-  rule("discord_webhook", String.raw`https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{5,30}/(?<s>[A-Za-z0-9_-]{60,100})`),
+  rule("slack_webhook", String.raw`hooks\.slack\.com/(?:services|workflows|triggers)/(?<s>[A-Za-z0-9+/_-]{20,200})`),
+  rule("discord_webhook", String.raw`discord(?:app)?\.com/api/webhooks/\d{5,30}/(?<s>[A-Za-z0-9_-]{60,100})`),
   rule("discord_token", String.raw`\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])`, { pick: random("discord_token") }),
-  rule("telegram_bot_token", String.raw`(?:(?<![A-Za-z0-9_])|(?<=bot))\d{8,10}:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])`),
+  // The bot id before ":AA" is 8-10 digits, standing alone or right after "/bot" in an API URL.
+  rule("telegram_bot_token", String.raw`:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])`, { pick: (m, text) => {
+    const id = /(?:(?<![A-Za-z0-9_])|(?<=bot))\d{8,10}$/.exec(text.slice(Math.max(0, m.index - 13), m.index));
+    return id ? { kind: "telegram_bot_token", start: m.index - id[0].length, end: m.index + m[0].length } : null;
+  } }),
   rule("twilio_key", String.raw`\bSK[0-9a-fA-F]{32}\b`),
   rule("sendgrid_key", String.raw`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])`),
-  rule("mailgun_key", String.raw`\bkey-[0-9a-f]{32}\b|\b[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}\b`),
-  rule("mailchimp_key", String.raw`\b[0-9a-f]{32}-us\d{1,2}\b`),
+  rule("mailgun_key", String.raw`\bkey-[0-9a-f]{32}\b`),
+  rule("mailgun_key", String.raw`\b[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}\b`),
+  rule("mailchimp_key", String.raw`\b[0-9a-f]{32}-us\d{1,2}\b`, { anchors: ["-us"], back: 32 }),
   // Payments and commerce.
-  rule("stripe_key", String.raw`\b(?:sk|rk)_(?:live|test|prod)_[0-9a-zA-Z]{16,247}\b`),
+  rule("stripe_key", String.raw`\b(?:sk_live|sk_test|sk_prod|rk_live|rk_test|rk_prod)_[0-9a-zA-Z]{16,247}\b`),
   rule("stripe_webhook_secret", String.raw`\bwhsec_[A-Za-z0-9+/]{24,64}\b`),
   rule("shopify_token", String.raw`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`),
   rule("square_token", String.raw`\bsq0(?:atp|csp)-[0-9A-Za-z_-]{22,60}\b`),
   rule("shippo_token", String.raw`\bshippo_(?:live|test)_[a-f0-9]{40}\b`),
-  rule("easypost_key", String.raw`\bEZ[AT]K[a-zA-Z0-9]{54}\b`),
+  rule("easypost_key", String.raw`\b(?:EZAK|EZTK)[a-zA-Z0-9]{54}\b`),
   rule("flutterwave_key", String.raw`\bFLWSECK(?:_TEST)?-[a-h0-9]{32}-X\b`),
   // Observability and productivity.
   rule("grafana_token", String.raw`\bglc_[A-Za-z0-9+/]{32,400}={0,2}|\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b`),
   rule("sentry_token", String.raw`\bsntry[su]_[A-Za-z0-9+/=_-]{40,400}`),
-  rule("newrelic_key", String.raw`\bNR(?:AK|II|JS|AA)-[A-Za-z0-9]{20,42}\b`),
+  rule("newrelic_key", String.raw`\b(?:NRAK|NRII|NRJS|NRAA)-[A-Za-z0-9]{20,42}\b`),
   rule("dynatrace_token", String.raw`\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b`),
   rule("linear_key", String.raw`\blin_(?:api|oauth)_[A-Za-z0-9]{40,64}\b`),
   rule("notion_token", String.raw`\bntn_[0-9]{11}[A-Za-z0-9]{32,40}\b|\bsecret_[A-Za-z0-9]{43}\b`, { pick: random("notion_token") }),
-  rule("airtable_token", String.raw`\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b`),
+  // "pat" starts too many words (path, pattern) to anchor on: one pass over the text is cheaper.
+  rule("airtable_token", String.raw`\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b`, { anchors: [] }),
   rule("contentful_token", String.raw`\bCFPAT-[A-Za-z0-9_-]{43}\b`),
   rule("typeform_token", String.raw`\btfp_[A-Za-z0-9_.=-]{59}\b`),
   rule("mapbox_token", String.raw`\bsk\.eyJ[A-Za-z0-9_-]{20,400}\.[A-Za-z0-9_-]{20,400}`),

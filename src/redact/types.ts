@@ -18,6 +18,10 @@ export interface Rule {
   kind: string;
   re: RegExp;
   pick?: (m: RegExpExecArray, text: string) => Hit | null;
+  /** Lower-case literals a match starts with (anchors.ts); none: the regex runs over the whole text. */
+  anchors: readonly string[];
+  /** How many characters before its anchor a match starts (`\dQ~`: 1). */
+  back: number;
 }
 
 /** The hit on a match's group `s`, or on the whole match. */
