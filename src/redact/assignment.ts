@@ -23,7 +23,7 @@ export function judge(name: string, value: string, at: number, bare: boolean, ne
   if (tier === null || isPlaceholder(value) || isCodeOrPath(value)) return null;
   if (bare) {
     // Code, not a value: `token = get_token()`, `password = form["password"]`, `password: Optional[str]`, `secret = SECRET_KEY`.
-    if (next === "(" || next === "[" || nameTier(value) !== null) return null;
+    if (next === "(" || next === "[" || (/^[A-Za-z_][\w.-]{0,80}$/.test(value) && nameTier(value) !== null)) return null;
     // Trailing sentence punctuation is not part of a bare value.
     const trimmed = value.replace(/[.:!?]+$/, "");
     if (trimmed.length < value.length) return judge(name, trimmed, at, bare, ".");

@@ -42,8 +42,20 @@ export function words(name: string): string[] {
     .filter(Boolean);
 }
 
+/** Names repeat across a text (`key`, `token`, `password`): their tiers are remembered, up to a bound. */
+const tiers = new Map<string, Tier | null>();
+
 /** How strong a value assigned to `name` must look to be a secret, or null when the name is not a secret's. */
 export function nameTier(name: string): Tier | null {
+  let t = tiers.get(name);
+  if (t === undefined) {
+    if (tiers.size >= 4096) tiers.clear();
+    tiers.set(name, (t = tierOf(name)));
+  }
+  return t;
+}
+
+function tierOf(name: string): Tier | null {
   const w = words(name);
   if (w.length === 0 || w.length > 8) return null;
   const last = w[w.length - 1]!;
