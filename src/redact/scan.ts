@@ -26,9 +26,9 @@ interface Entry {
   rules: number[];
 }
 
-/** The rules prepared for scanning: sticky twins, and anchors indexed by their first two (folded) characters. */
+/** The rules prepared for scanning: their regexes (compiled on first use), and anchors indexed by their first two (folded) characters. */
 interface Prepared {
-  sticky: RegExp[];
+  regex: (RegExp | undefined)[];
   global: number[];
   /** (first << 7 | second), both ASCII, either case -> 1 + index into `buckets`; 0: no anchor starts so. */
   pairs: Uint8Array;
@@ -42,9 +42,8 @@ const fold = (c: number) => (c >= 65 && c <= 90 ? c | 32 : c);
 const cases = (c: number) => (c >= 97 && c <= 122 ? [c, c - 32] : [c]);
 
 function prepare(rules: readonly Rule[]): Prepared {
-  const p: Prepared = { sticky: [], global: [], pairs: new Uint8Array(1 << 14), buckets: [] };
+  const p: Prepared = { regex: new Array(rules.length).fill(undefined), global: [], pairs: new Uint8Array(1 << 14), buckets: [] };
   rules.forEach((rule, r) => {
-    p.sticky.push(new RegExp(rule.re.source, `${rule.re.flags.replace("g", "")}y`));
     if (rule.anchors.length === 0) p.global.push(r);
     for (const anchor of rule.anchors) {
       const a = anchor.charCodeAt(0);
@@ -87,7 +86,7 @@ export function scan(text: string, rules: readonly Rule[]): Hit[] {
   };
   // A rule is not run again inside its own last match, nor twice at one start.
   const doneTo = new Int32Array(rules.length).fill(-1);
-  const { pairs, buckets, sticky } = p;
+  const { pairs, buckets, regex } = p;
   const n = text.length - 1;
   let d = text.charCodeAt(0);
   for (let i = 0; i < n; i++) {
@@ -106,7 +105,8 @@ export function scan(text: string, rules: readonly Rule[]): Hit[] {
         const rule = rules[r]!;
         const start = i - rule.back;
         if (start < 0 || start <= doneTo[r]!) continue;
-        const re = sticky[r]!;
+        // Sticky: it matches at `start` or not at all.
+        const re = (regex[r] ??= new RegExp(rule.source, `dy${rule.flags}`));
         re.lastIndex = start;
         const m = re.exec(text);
         if (m === null) {
@@ -120,7 +120,7 @@ export function scan(text: string, rules: readonly Rule[]): Hit[] {
   }
   for (const r of p.global) {
     const rule = rules[r]!;
-    const re = rule.re;
+    const re = (regex[r] ??= new RegExp(rule.source, `dg${rule.flags}`));
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
       if (m[0].length === 0) re.lastIndex++;

@@ -8,7 +8,8 @@ export interface Hit {
 }
 
 /**
- * A secret shape. The scanner runs `re` (flags `g` and `d`) over the text;
+ * A secret shape. The scanner runs the regex `source` (with `flags`, plus
+ * `d` for group spans) at the rule's anchors, or over the whole text;
  * each match becomes a hit on its named group `s` (the rest of the match,
  * a name or a host, is kept), or on the whole match when there is no `s`.
  * `pick` replaces that default: it may reject a match (placeholders, Luhn,
@@ -16,7 +17,10 @@ export interface Hit {
  */
 export interface Rule {
   kind: string;
-  re: RegExp;
+  /** The regex, compiled by the scanner only when the text gives it something to look at (a hook process is short-lived). */
+  source: string;
+  /** "" or "i". */
+  flags: string;
   pick?: (m: RegExpExecArray, text: string) => Hit | null;
   /** Lower-case literals a match starts with (anchors.ts); none: the regex runs over the whole text. */
   anchors: readonly string[];

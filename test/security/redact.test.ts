@@ -7,6 +7,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { redact, redactValue } from "../../src/redact.ts";
+import { RULES } from "../../src/redact/rules.ts";
+import { anchorsOf } from "./_anchors.ts";
 import { base64, rand } from "../fixtures/redact/_rand.ts";
 import { type LookalikeRow, type SecretRow, lookalikes, score, secrets } from "../fixtures/redact/corpus.ts";
 import { build } from "../fixtures/redact/make.ts";
@@ -53,6 +55,18 @@ describe("the corpus", () => {
       return twice.text !== once.text || twice.redactions !== 0;
     });
     expect(ids(again)).toEqual([]);
+  });
+});
+
+describe("the rules", () => {
+  test("each rule's written anchors are exactly the literal starts of its regex (a missing one would hide secrets)", () => {
+    // Rules that start before their anchor (back > 0) or scan everything ([]) are checked by their corpus cases instead.
+    const wrong = RULES.filter((r) => r.back === 0 && r.anchors.length > 0)
+      .filter((r) => JSON.stringify(anchorsOf(r.source)) !== JSON.stringify(r.anchors))
+      .map((r) => `${r.kind}: ${JSON.stringify(r.anchors)} vs ${JSON.stringify(anchorsOf(r.source))}`);
+    expect(wrong).toEqual([]);
+    // Whole-text rules are few: each costs a pass over every captured byte.
+    expect(RULES.filter((r) => r.anchors.length === 0).map((r) => r.kind).sort()).toEqual(["airtable_token", "card_number", "discord_token", "mailgun_key"]);
   });
 });
 
