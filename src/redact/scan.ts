@@ -38,30 +38,38 @@ interface Prepared {
 const prepared = new WeakMap<readonly Rule[], Prepared>();
 
 const fold = (c: number) => (c >= 65 && c <= 90 ? c | 32 : c);
-/** Both cases of an ASCII letter, or the character alone. */
-const cases = (c: number) => (c >= 97 && c <= 122 ? [c, c - 32] : [c]);
-
+/** Indexes the rules' anchors by their first two characters, in either case (plain loops: this runs cold, once per process). */
 function prepare(rules: readonly Rule[]): Prepared {
   const p: Prepared = { regex: new Array(rules.length).fill(undefined), global: [], pairs: new Uint8Array(1 << 14), buckets: [] };
-  rules.forEach((rule, r) => {
-    if (rule.anchors.length === 0) p.global.push(r);
-    for (const anchor of rule.anchors) {
+  const entries = new Map<string, Entry>();
+  for (let r = 0; r < rules.length; r++) {
+    const anchors = rules[r]!.anchors;
+    if (anchors.length === 0) p.global.push(r);
+    for (let k = 0; k < anchors.length; k++) {
+      const anchor = anchors[k]!;
+      const known = entries.get(anchor);
+      if (known) {
+        known.rules.push(r);
+        continue;
+      }
       const a = anchor.charCodeAt(0);
       const b = anchor.charCodeAt(1);
-      if (anchor.length < 2 || a >= 128 || b >= 128 || anchor !== anchor.toLowerCase()) throw new Error(`bad anchor ${anchor}`);
+      // Two lower-case ASCII characters at least: the pair table is 128 x 128 and folds only A-Z.
+      if (!(a < 128 && b < 128 && fold(a) === a && fold(b) === b)) throw new Error(`bad anchor ${anchor}`);
       let slot = p.pairs[(a << 7) | b]!;
       if (slot === 0) {
         p.buckets.push([]);
         slot = p.buckets.length;
         if (slot > 255) throw new Error("too many anchor pairs");
-        for (const x of cases(a)) for (const y of cases(b)) p.pairs[(x << 7) | y] = slot;
+        const A = a >= 97 && a <= 122 ? a - 32 : a;
+        const B = b >= 97 && b <= 122 ? b - 32 : b;
+        p.pairs[(a << 7) | b] = p.pairs[(A << 7) | b] = p.pairs[(a << 7) | B] = p.pairs[(A << 7) | B] = slot;
       }
-      const bucket = p.buckets[slot - 1]!;
-      const entry = bucket.find((e) => e.anchor === anchor);
-      if (entry) entry.rules.push(r);
-      else bucket.push({ anchor, rules: [r] });
+      const entry = { anchor, rules: [r] };
+      entries.set(anchor, entry);
+      p.buckets[slot - 1]!.push(entry);
     }
-  });
+  }
   return p;
 }
 
