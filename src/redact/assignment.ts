@@ -72,13 +72,13 @@ function pickNamed(m: RegExpExecArray, text: string): Hit | null {
 
 /** Assignments of secret-named values. */
 export const ASSIGNMENT_RULES: Rule[] = [
-  rule("assignment", ["pass", "pwd", "pw", "secret", "token", "key", "auth", "credential"], String.raw`(?<name>(?:pass|pwd|pw|secret|token|key|auth|credential)[A-Za-z0-9_.-]{0,40})(?:\\?["'])?[ \t]{0,4}(?::=|=>|=|:)[ \t]{0,4}${VALUE}`, { i: true, pick: pickAssignment }),
+  rule("assignment", ["pass", "pwd", "pw", "secret", "token", "key", "auth", "cred"], String.raw`(?<name>(?:pass|pwd|pw|secret|token|key|auth|cred)[A-Za-z0-9_.-]{0,40})(?:\\?["'])?[ \t]{0,4}(?::=|=>|=|:)[ \t]{0,4}${VALUE}`, { i: true, pick: pickAssignment }),
   // --password value, --api-token value (the `=` form is an assignment above).
   rule("assignment", ["--"], String.raw`(?<![\w-])--(?<name>(?:[a-z0-9]+-){0,4}(?:password|passwd|token|secret|api-?key|access-key|secret-key|client-secret)(?:-[a-z0-9]+){0,2})[ \t]+${VALUE}`, { i: true, pick: pickNamed }),
   // Kubernetes env lists: - name: DB_PASSWORD / value: "…"
   rule("assignment", ["name:"], String.raw`\bname:[ \t]{0,4}["']?(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})["']?[ \t]*\r?\n[ \t]{0,40}value:[ \t]{0,4}${VALUE}`, { pick: pickNamed }),
   // <password>…</password>, <ApiKey>…</ApiKey>: found from the secret word, the tag's start found by walking back.
-  rule("assignment", ["pass", "pwd", "pw", "secret", "token", "key", "auth", "credential"], String.raw`(?:pass|pwd|pw|secret|token|key|auth|credential)[\w.:-]{0,40}>(?<s>[^<>\s]{4,1000})</(?<close>[\w.:-]{1,100})>`, { i: true, pick: pickTag }),
+  rule("assignment", ["pass", "pwd", "pw", "secret", "token", "key", "auth", "cred"], String.raw`(?:pass|pwd|pw|secret|token|key|auth|cred)[\w.:-]{0,40}>(?<s>[^<>\s]{4,1000})</(?<close>[\w.:-]{1,100})>`, { i: true, pick: pickTag }),
   // .NET appSettings: <add key="StripeSecretKey" value="…" />
   rule("assignment", ["key="], String.raw`\bkey=["'](?<name>[^"'\n]{1,80})["']\s{1,4}value=${VALUE}`, { i: true, pick: pickNamed }),
 ];
