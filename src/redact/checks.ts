@@ -29,7 +29,7 @@ const PLACEHOLDER_WORDS = new Set([
   "example", "sample", "placeholder", "changeme", "change_me", "changeit", "replaceme", "replace_me", "secret", "password", "passwd",
   "token", "apikey", "api_key", "key", "null", "none", "nil", "undefined", "true", "false", "required", "optional", "string", "str",
   "bool", "boolean", "int", "number", "any", "text", "hidden", "masked", "empty", "todo", "tbd", "n/a", "na", "env", "secretstr",
-  "test", "testing", "dummy", "default", "unknown", "value", "foo", "bar", "baz", "foobar", "redacted", "omitted", "removed",
+  "test", "testing", "dummy", "default", "unknown", "value", "foo", "bar", "baz", "foobar", "pw", "pwd", "pass", "user", "username", "login", "redacted", "omitted", "removed",
 ]);
 
 const PLACEHOLDER_SHAPES: RegExp[] = [
@@ -71,13 +71,15 @@ function classes(s: string): { lower: boolean; upper: boolean; digit: boolean; o
  * a password may be a word with a digit; a token or secret must look
  * generated; a bare `*_KEY` must look generated and mixed-case.
  */
-export type Tier = "password" | "token" | "key";
+export type Tier = "password" | "short_password" | "token" | "key";
 
 /** True when a value, assigned to a name of this tier, is a secret. */
 export function looksSecret(value: string, tier: Tier): boolean {
   if (isPlaceholder(value)) return false;
   const c = classes(value);
-  if (tier === "password") {
+  // A name that is only `pass` or `pw` is as often a test result (`--- PASS: TestX`) or a label as a password.
+  if (tier === "short_password" && !(value.length >= 6 && /[0-9]/.test(value) && /[A-Za-z]/.test(value))) return false;
+  if (tier === "password" || tier === "short_password") {
     if (value.length < 4 || new Set(value).size < 3) return false;
     if (!c.digit && !c.other && value.length < 6) return false;
     // A digits-only password is one only when it is long enough to be chosen.

@@ -55,9 +55,9 @@ export const GENERIC_RULES: Rule[] = [
   rule("basic_auth", ["basic"], String.raw`\bBasic\s{1,4}(?<s>[A-Za-z0-9+/]{6,4000}={0,2})(?![A-Za-z0-9+/=])`, { i: true, pick: (m) => (isBase64Credential(m.groups!.s!) ? defaultHit("basic_auth", m) : null) }),
   rule("authorization", ["proxy-authorization", "authorization"], String.raw`\b(?:Proxy-Authorization|Authorization)["']?\s{0,4}[:=]\s{0,4}["']?(?:(?:token|ApiKey|Key|SSWS|Splunk|GenieKey|Klaviyo-API-Key)\s{1,4})?(?<s>[A-Za-z0-9._~+/=-]{16,4000})`, { i: true, pick: real("authorization", "token") }),
   // curl -u user:password (and wget, HTTPie): keeps the user.
-  rule("basic_auth", ["curl", "wget", "http", "xh"], String.raw`\b(?:curl\b|wget\b|https?[ \t]|xh[ \t])[^\n]{0,400}?\s(?:-u|--user|-a|--auth)(?:[ \t]{1,4}|=)?["']?[^\s:"']{0,100}:(?<s>[^\s"']{1,200})`, { pick: real("basic_auth", "password") }),
+  rule("basic_auth", ["curl", "wget", "http", "xh"], String.raw`\b(?:curl\b|wget\b|https?[ \t]|xh[ \t])[^\n]{0,400}?\s(?:-u|--user|-a|--auth)(?:[ \t]{1,4}|=)?["']?[^\s:"']{0,100}:(?<s>[^\s"'\x60,;)][^\s"'\x60]{0,199})`, { pick: real("basic_auth", "password") }),
   // mysql -pSECRET (-p with a space asks for it: nothing to hide).
-  rule("mysql_password", ["mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlsh", "mysqlcheck", "mariadb", "mariadb-dump"], String.raw`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]{0,300}?\s-p(?<s>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"]{1,200})`, { pick: real("mysql_password") }),
+  rule("mysql_password", ["mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlsh", "mysqlcheck", "mariadb", "mariadb-dump"], String.raw`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]{0,300}?\s-p(?<s>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"\x60,;)][^\s'"\x60]{0,199})`, { pick: real("mysql_password") }),
   rule("netrc_password", ["machine"], String.raw`\bmachine\s{1,8}\S{1,256}\s{1,8}login\s{1,8}\S{1,256}\s{1,8}password\s{1,8}(?<s>\S{1,256})`, { pick: real("netrc_password") }),
   rule("card_number", [], String.raw`\b\d(?:[ -]?\d){12,18}\b`, { pick: pickCard }),
 ];

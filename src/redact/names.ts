@@ -62,6 +62,7 @@ function tierOf(name: string): Tier | null {
   // Vault AppRole's secret_id is the credential itself, though it ends in "id".
   if (last === "id" && w[w.length - 2] === "secret") return "token";
   if (NOT_THE_SECRET.has(last) || NOT_A_SECRET_FIRST.has(w[0]!) || w.includes("publishable") || w.includes("public")) return null;
+  if (w.length === 1 && (last === "pass" || last === "pw")) return "short_password";
   if (w.some((x) => PASSWORD.test(x))) return "password";
   if (w.some((x) => TOKEN.test(x) || x === "auth")) return "token";
   for (let i = 0; i + 1 < w.length; i++) if (PAIRS.has(`${w[i]}_${w[i + 1]}`)) return "token";

@@ -115,8 +115,23 @@ describe("what the hostile review found leaking (issue 14)", () => {
     "integrity sha512-3vQ/MlN0pPz8tS5fz4nqPc0d7U2n5JvZx2U7bqS0Ff1pZ8Yq3nZ8tQ==",
     "4111 1111 1111 1112",
     "https://github.com/acme/zerodb and postgres://app@localhost/db",
+    "--- PASS: TestHubForgetsClosed (0.18s)",
+    'const MARK = { pass: "ok  ", warn: "warn" };',
+    "`curl -u user:pass`, `mysql -pSECRET`, `redis://:pw@host`",
   ])("leaves %s alone", (input) => {
     expect(redact(input)).toEqual({ text: input, redactions: 0, kinds: [] });
+  });
+});
+
+describe("private keys cut off", () => {
+  const body = "MIIEowIBAAKCAQEAzz8Kp1q9vN3sW8yZ1bC6dF0gH5jT4aEQx2LmR7tY0uI3oP6s";
+  test("a block cut off (a chunk boundary, a truncated paste) is redacted as far as its base64 runs", () => {
+    expect(text(`key = "-----BEGIN RSA PRIVATE KEY-----\n${body}\nAB12");\nnext();`)).toBe('key = "[redacted:private_key]");\nnext();');
+  });
+
+  test("the tail of a block whose BEGIN was in an earlier chunk is redacted, the prose above it kept", () => {
+    expect(text(`the key is underneath\n${body}\nAQAB==\n-----END RSA PRIVATE KEY-----\nafter`)).toBe("the key is underneath\n[redacted:private_key]\nafter");
+    expect(text("see -----END RSA PRIVATE KEY----- in the docs")).toBe("see -----END RSA PRIVATE KEY----- in the docs");
   });
 });
 
@@ -195,8 +210,14 @@ describe("inputs built to make a backtracking regex take forever (1-3 MiB) finis
     expect(redact(input).redactions).toBe(0);
   }, 120_000);
 
-  test("a PEM header repeated with no END line: one redaction to the end", () => {
-    expect(redact(`x ${"-----BEGIN RSA PRIVATE KEY-----\n".repeat(100_000)}`).text).toBe("x [redacted:private_key]");
+  test("a PEM header repeated with no END line: each header redacted, nothing else", () => {
+    const out = redact(`x ${"-----BEGIN RSA PRIVATE KEY-----\n".repeat(100_000)}`);
+    expect(out.text).toBe(`x ${"[redacted:private_key]".repeat(100_000)}`);
+  }, 120_000);
+
+  test("base64 lines then an END line, repeated, with no BEGIN: one key's tail each", () => {
+    const tail = `${"QUJD".repeat(16)}\n-----END RSA PRIVATE KEY-----\n`;
+    expect(redact(tail.repeat(30_000)).text).toBe("[redacted:private_key]\n".repeat(30_000));
   }, 120_000);
 
   test("dense secrets: every one replaced", () => {
