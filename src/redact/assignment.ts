@@ -7,7 +7,7 @@
  * value may be a secret (names.ts); the value must then look like one
  * (checks.ts): placeholders, references and low-entropy words stay.
  */
-import { isCodeOrPath, isPlaceholder, looksSecret } from "./checks.ts";
+import { isCodeOrPath, isIdentifier, isPlaceholder, looksSecret } from "./checks.ts";
 import { kindForName, nameTier } from "./names.ts";
 import { rule } from "./_rule.ts";
 import type { Hit, Rule } from "./types.ts";
@@ -22,8 +22,9 @@ export function judge(name: string, value: string, at: number, bare: boolean, ne
   const tier = nameTier(name);
   if (tier === null || isPlaceholder(value) || isCodeOrPath(value)) return null;
   if (bare) {
-    // Code, not a value: `token = get_token()`, `password = form["password"]`, `password: Optional[str]`, `secret = SECRET_KEY`.
-    if (next === "(" || next === "[" || (/^[A-Za-z_][\w.-]{0,80}$/.test(value) && nameTier(value) !== null)) return null;
+    // Code, not a value: `token = get_token()`, `password = form["password"]`, `password: Optional[str]`, `secret = SECRET_KEY`,
+    // `resumptionToken: lastEventId`, `password: BinaryLike`.
+    if (next === "(" || next === "[" || isIdentifier(value) || (/^[A-Za-z_][\w.-]{0,80}$/.test(value) && nameTier(value) !== null)) return null;
     // Trailing sentence punctuation is not part of a bare value.
     const trimmed = value.replace(/[.:!?]+$/, "");
     if (trimmed.length < value.length) return judge(name, trimmed, at, bare, ".");

@@ -37,6 +37,7 @@ const PLACEHOLDER_SHAPES: RegExp[] = [
   /\$\{|\{\{|\}\}|#\{|<%|^<.*>$|^\[.*\]$/, // templates: ${x}, {{ x }}, #{x}, <%= x %>, <your-key>, [your key]
   /^\[redacted:/,
   /^pk_(?:live|test)_/, // Stripe publishable keys are public by design
+  /^(?=(?:\S+\s+){3}).*\b(?:password|secret|token|key)\b/i, // a sentence about the secret: 'Password used to generate key'
   /^(.)\1*$/, // ****, xxxx, 0000
   /your|example|placeholder|changeme|redacted|x{4,}|\*{3,}|\.{3}/i,
   /^(?:os\.environ|process\.env|getenv|env\(|env\[|ENV\[|settings\.|config\.|self\.|this\.|secrets\.|vault:|op:\/\/|ref\+|arn:aws:secretsmanager)/,
@@ -48,9 +49,14 @@ export function isPlaceholder(value: string): boolean {
   return PLACEHOLDER_SHAPES.some((re) => re.test(value));
 }
 
-/** True when an unquoted value reads as code: a dotted path, a call, a file path, a URL, a digest. */
+/** True when a value reads as a reference, not a secret: a file path, a URL, a digest, a version, a hex literal. */
 export function isCodeOrPath(value: string): boolean {
-  return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)|^[a-z][a-z0-9+.-]*:\/\/|^(?:sha(?:1|224|256|384|512)|md5|blake2b?)[:-]/i.test(value);
+  return /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)|^[a-z][a-z0-9+.-]*:\/\/|^(?:sha(?:1|224|256|384|512)|md5|blake2b?)[:-]|^[~^>=<]*v?\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?$|^0x[0-9a-f]+$/i.test(value);
+}
+
+/** True when an unquoted value is code: a dotted path (`settings.SECRET_KEY`, `a?.b`) or a camelCase or PascalCase identifier (`notificationsToolLastEventId`, `BinaryLike`). */
+export function isIdentifier(value: string): boolean {
+  return /^[A-Za-z_$#][\w$]*(?:\??\.[A-Za-z_$#][\w$]*)+$/.test(value) || (/^[A-Za-z_$]+$/.test(value) && /[a-z][A-Z]|^[A-Z][a-z]+[A-Z]/.test(value));
 }
 
 const HEX = /^[0-9a-f]+$/i;

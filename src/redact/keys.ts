@@ -39,11 +39,17 @@ function pemTail(m: RegExpExecArray, text: string): Hit | null {
   return start < m.index ? { kind: "private_key", start, end: m.index + m[0].length } : null;
 }
 
+/** A BEGIN line is a secret only with key material after it (`indexOf("-----BEGIN PRIVATE KEY-----")` in code is not). */
+function pemBlock(m: RegExpExecArray): Hit | null {
+  const body = m[0].slice(m[0].indexOf("-----", 5) + 5);
+  return /[A-Za-z0-9+/]{16}/.test(body) ? defaultHit("private_key", m) : null;
+}
+
 /** Private keys in their usual wrappings. */
 export const KEY_RULES: Rule[] = [
   // A block runs to its END line (looked for up to 64 KiB on, never past another BEGIN); a block cut off
   // (a chunk boundary, a truncated paste) runs as far as its base64 does, `\n` escapes included.
-  rule("private_key", ["-----begin"], String.raw`-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:(?:(?!-----BEGIN)[\s\S]){0,65536}?-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]{0,1048576})`),
+  rule("private_key", ["-----begin"], String.raw`-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:(?:(?!-----BEGIN)[\s\S]){0,65536}?-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]{0,1048576})`, { pick: pemBlock }),
   // The tail of a block whose BEGIN was in an earlier chunk: the base64 before an END line.
   rule("private_key", ["-----end"], String.raw`-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----`, { pick: pemTail }),
   // "LS0tLS1CRUdJTi" is base64 of "-----BEGIN".

@@ -14,6 +14,7 @@
 import type { Hit, Rule } from "./types.ts";
 
 const MARKER = /\[redacted:[a-z0-9_]{1,40}\]/g;
+const STAND_IN = /x{6,}|X{6,}|\*{4,}|\.{3}|<[^>]*>|your[_-]/;
 
 /** A hit with the rank of the rule that made it (lower wins the name of a merged span). */
 interface Ranked extends Hit {
@@ -90,7 +91,10 @@ export function scan(text: string, rules: readonly Rule[]): Hit[] {
   }
   const add = (rule: Rule, rank: number, m: RegExpExecArray) => {
     const hit = rule.pick ? rule.pick(m, text) : defaultSpan(rule.kind, m);
-    if (hit && hit.end > hit.start) found.push({ ...hit, rank });
+    if (!hit || hit.end <= hit.start) return;
+    // A token-shaped stand-in (sk-proj-xxxxxxxx, ghp_...): documentation, not a secret.
+    if (hit.end - hit.start < 200 && STAND_IN.test(text.slice(hit.start, hit.end))) return;
+    found.push({ ...hit, rank });
   };
   // A rule is not run again inside its own last match, nor twice at one start.
   const doneTo = new Int32Array(rules.length).fill(-1);

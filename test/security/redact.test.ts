@@ -97,7 +97,7 @@ describe("what the hostile review found leaking (issue 14)", () => {
     ["dop_v1_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "[redacted:digitalocean_token]"],
     ["bot 7123456789:AAH4k2mP9qL7vN3sW8yZ1bC6dF0gH5jT4aE", "bot [redacted:telegram_bot_token]"],
     ["AGE-SECRET-KEY-1QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7LQPZRY9X8GF2TVDW0S3JN54KHCE", "[redacted:age_secret_key]"],
-    ["paid with 4111 1111 1111 1111 today", "paid with [redacted:card_number] today"],
+    ["paid with 4539 1488 0343 6467 today", "paid with [redacted:card_number] today"],
     ["REDIS_URL=redis://:s3cretPassw0rd@cache:6379/0", "REDIS_URL=redis://:[redacted:url_password]@cache:6379/0"],
     ["mongodb://app:p@ss:w0rd@db.example.com/prod", "mongodb://app:[redacted:url_password]@db.example.com/prod"],
     ["https://x-access-token:hunter2xyz@github.com/acme/x.git", "https://x-access-token:[redacted:url_password]@github.com/acme/x.git"],
@@ -113,7 +113,16 @@ describe("what the hostile review found leaking (issue 14)", () => {
     'token = "example"',
     "sha256:0f5c7ab3a1d9e7c2b4f6a8d0e2c4b6a8d0f2e4c6b8a0d2f4e6c8b0a2d4f6e8c0",
     "integrity sha512-3vQ/MlN0pPz8tS5fz4nqPc0d7U2n5JvZx2U7bqS0Ff1pZ8Yq3nZ8tQ==",
-    "4111 1111 1111 1112",
+    "4539 1488 0343 6468",
+    "Stripe's test card 4242 4242 4242 4242 and Visa's 4111 1111 1111 1111",
+    "resumptionToken: notificationsToolLastEventId,",
+    "password: BinaryLike,",
+    "readonly STENCIL_PASS_DEPTH_FAIL: 0x0B95;",
+    '"pbkdf2-password": "1.2.1"',
+    'const TOKEN_STRINGS = "[A-Za-z0-9._~+/-]+=*";',
+    'value: "sk-proj-xxxxxxxxxxxxxxxxxxxx"',
+    'if (pem.indexOf("-----BEGIN PRIVATE KEY-----") !== 0) throw err;',
+    "const password = 'Password used to generate key';",
     "https://github.com/acme/zerodb and postgres://app@localhost/db",
     "--- PASS: TestHubForgetsClosed (0.18s)",
     'const MARK = { pass: "ok  ", warn: "warn" };',
@@ -210,9 +219,8 @@ describe("inputs built to make a backtracking regex take forever (1-3 MiB) finis
     expect(redact(input).redactions).toBe(0);
   }, 120_000);
 
-  test("a PEM header repeated with no END line: each header redacted, nothing else", () => {
-    const out = redact(`x ${"-----BEGIN RSA PRIVATE KEY-----\n".repeat(100_000)}`);
-    expect(out.text).toBe(`x ${"[redacted:private_key]".repeat(100_000)}`);
+  test("a PEM header repeated with no END line and no key material: unchanged", () => {
+    expect(redact(`x ${"-----BEGIN RSA PRIVATE KEY-----\n".repeat(100_000)}`).redactions).toBe(0);
   }, 120_000);
 
   test("base64 lines then an END line, repeated, with no BEGIN: one key's tail each", () => {
