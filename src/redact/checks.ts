@@ -63,7 +63,7 @@ const HEX = /^[0-9a-f]+$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Hex digests and UUIDs: ids far more often than secrets. */
-export function isHashOrUuid(value: string): boolean {
+function isHashOrUuid(value: string): boolean {
   return (HEX.test(value) && [32, 40, 56, 64, 96, 128].includes(value.length)) || UUID.test(value);
 }
 

@@ -37,7 +37,7 @@ const TOKEN = /^\w*(?:token|secret|apikey|accesskey|secretkey|privatekey|authkey
 const PAIRS = new Set(["api_key", "access_key", "secret_key", "private_key", "client_secret", "account_key", "auth_key", "master_key", "signing_key", "encryption_key", "shared_key", "app_key", "license_key", "consumer_secret", "webhook_secret", "session_key", "sas_token", "service_key", "admin_key", "deploy_key", "write_key", "secret_access", "access_token"]);
 
 /** The words of a name, lower-cased: `AWS_SECRET_ACCESS_KEY`, `awsSecretAccessKey`, `x-api-key` all split alike. */
-export function words(name: string): string[] {
+function words(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .toLowerCase()

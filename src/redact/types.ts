@@ -34,9 +34,3 @@ export function defaultHit(kind: string, m: RegExpExecArray): Hit {
   if (span) return { kind, start: span[0], end: span[1] };
   return { kind, start: m.index, end: m.index + m[0].length };
 }
-
-/** A hit on one named group of a match, when that group took part. */
-export function groupHit(kind: string, m: RegExpExecArray, group: string): Hit | null {
-  const span = m.indices?.groups?.[group];
-  return span ? { kind, start: span[0], end: span[1] } : null;
-}
