@@ -11,7 +11,7 @@
  * regexes over a 3 MiB tool result cost more than the hook's whole budget,
  * while the anchor pass is one loop over char codes.
  */
-import type { Hit, Rule } from "./types.ts";
+import { type Hit, type Rule, defaultHit } from "./types.ts";
 
 const MARKER = /\[redacted:[a-z0-9_]{1,40}\]/g;
 const STAND_IN = /x{6,}|X{6,}|\*{4,}|\.{3}|<[^>]*>|your[_-]/;
@@ -90,7 +90,7 @@ export function scan(text: string, rules: readonly Rule[]): Hit[] {
     for (const m of text.matchAll(MARKER)) found.push({ kind: "", start: m.index, end: m.index + m[0].length, rank: -1 });
   }
   const add = (rule: Rule, rank: number, m: RegExpExecArray) => {
-    const hit = rule.pick ? rule.pick(m, text) : defaultSpan(rule.kind, m);
+    const hit = rule.pick ? rule.pick(m, text) : defaultHit(rule.kind, m);
     if (!hit || hit.end <= hit.start) return;
     // A token-shaped stand-in (sk-proj-xxxxxxxx, ghp_...): documentation, not a secret.
     if (hit.end - hit.start < 200 && STAND_IN.test(text.slice(hit.start, hit.end))) return;
@@ -140,11 +140,6 @@ export function scan(text: string, rules: readonly Rule[]): Hit[] {
     }
   }
   return merge(found);
-}
-
-function defaultSpan(kind: string, m: RegExpExecArray): Hit {
-  const span = m.indices?.groups?.s;
-  return span ? { kind, start: span[0], end: span[1] } : { kind, start: m.index, end: m.index + m[0].length };
 }
 
 /** Overlapping hits become one; a group touching an existing marker is dropped (the secret is already gone). */
