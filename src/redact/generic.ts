@@ -3,7 +3,7 @@
  * userinfo, an Authorization header, `curl -u`, `mysql -p`, a .netrc, and
  * card numbers (Luhn-checked). Names and hosts around them are kept.
  */
-import { isBase64Credential, isPlaceholder, looksSecret, luhn } from "./checks.ts";
+import { isBase64Credential, isPlaceholder, looksRandom, looksSecret, luhn } from "./checks.ts";
 import { rule } from "./_rule.ts";
 import { type Hit, type Rule, defaultHit } from "./types.ts";
 
@@ -51,6 +51,18 @@ function pickCard(m: RegExpExecArray, text: string): Hit | null {
   return isCardNumber(raw.replace(/[ -]/g, "")) ? defaultHit("card_number", m) : null;
 }
 
+/** A Cookie header is a credential when one of its values looks generated (a session id, a signed token). */
+function pickCookie(m: RegExpExecArray): Hit | null {
+  const values = m.groups!.s!.split(";").map((p) => p.slice(p.indexOf("=") + 1).trim());
+  return values.some((v) => looksRandom(v, 16)) ? defaultHit("cookie", m) : null;
+}
+
+/** JWK private members ("d", "p", "q", "dp", "dq", "qi", and "k" of a symmetric key) count only inside a JWK (a "kty" before them). */
+function pickJwk(m: RegExpExecArray, text: string): Hit | null {
+  const from = Math.max(0, m.index - 4000);
+  return text.lastIndexOf('"kty"', m.index) >= from ? defaultHit("private_key", m) : null;
+}
+
 /** Credentials by position. */
 export const GENERIC_RULES: Rule[] = [
   // scheme://user:password@host: the password may hold `@` and `:`; the last `@` before the host ends it; the user may be empty.
@@ -63,5 +75,8 @@ export const GENERIC_RULES: Rule[] = [
   // mysql -pSECRET (-p with a space asks for it: nothing to hide).
   rule("mysql_password", ["mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlsh", "mysqlcheck", "mariadb", "mariadb-dump"], String.raw`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]{0,300}?\s-p(?<s>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"\x60,;)][^\s'"\x60]{0,199})`, { pick: real("mysql_password") }),
   rule("netrc_password", ["machine"], String.raw`\bmachine\s{1,8}\S{1,256}\s{1,8}login\s{1,8}\S{1,256}\s{1,8}password\s{1,8}(?<s>\S{1,256})`, { pick: real("netrc_password") }),
+  // Cookie: a=1; session=…  and  Set-Cookie: sid=…; Path=/ (the attributes after the first pair are kept too: one span, one marker).
+  rule("cookie", ["set-cookie", "cookie"], String.raw`\b(?:Set-Cookie|Cookie):[ \t]{0,4}(?<s>[^\r\n"'\x60]{1,8000})`, { i: true, pick: pickCookie }),
+  rule("private_key", ["\"d\"", "\"p\"", "\"q\"", "\"dp\"", "\"dq\"", "\"qi\"", "\"k\""], String.raw`(?:"d"|"p"|"q"|"dp"|"dq"|"qi"|"k")\s{0,4}:\s{0,4}"(?<s>[A-Za-z0-9_-]{20,2000})"`, { pick: pickJwk }),
   rule("card_number", [], String.raw`\b\d(?:[ -]?\d){12,18}\b`, { pick: pickCard }),
 ];

@@ -101,6 +101,8 @@ describe("what the hostile review found leaking (issue 14)", () => {
     ["REDIS_URL=redis://:s3cretPassw0rd@cache:6379/0", "REDIS_URL=redis://:[redacted:url_password]@cache:6379/0"],
     ["mongodb://app:p@ss:w0rd@db.example.com/prod", "mongodb://app:[redacted:url_password]@db.example.com/prod"],
     ["https://x-access-token:hunter2xyz@github.com/acme/x.git", "https://x-access-token:[redacted:url_password]@github.com/acme/x.git"],
+    ['curl -H "Cookie: theme=dark; sessionid=k3J9xQm2Lp7vN3sW8yZ1bC6dF0gH5jT" https://app', 'curl -H "Cookie: [redacted:cookie]" https://app'],
+    ['{"kty":"oct","k":"GawgguFyGrWKav7AX4VKUg2xK9LqP0aZ"}', '{"kty":"oct","k":"[redacted:private_key]"}'],
   ])("%s", (input, expected) => {
     expect(text(input)).toBe(expected);
   });
