@@ -33,7 +33,7 @@ const NOT_A_SECRET_FIRST = new Set([
 ]);
 
 const PASSWORD = /^(?:\w*passw(?:or)?d|\w*passphrase|\w*pwd|dbpass|\w*password\d*)$/;
-const TOKEN = /^\w*(?:token|secret|apikey|accesskey|secretkey|privatekey|authkey|credentials?|creds?|authtoken)$/;
+const TOKEN = /^\w*(?:token|secret|apikey|accesskey|secretkey|privatekey|authkey|credentials?|creds?|authtoken|authorization)$/;
 const PAIRS = new Set(["api_key", "access_key", "secret_key", "private_key", "client_secret", "account_key", "auth_key", "master_key", "signing_key", "encryption_key", "shared_key", "app_key", "license_key", "consumer_secret", "webhook_secret", "session_key", "sas_token", "service_key", "admin_key", "deploy_key", "write_key", "secret_access", "access_token"]);
 
 /** The words of a name, lower-cased: `AWS_SECRET_ACCESS_KEY`, `awsSecretAccessKey`, `x-api-key` all split alike. */

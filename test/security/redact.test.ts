@@ -166,6 +166,7 @@ describe("redactValue", () => {
     api_key: "${API_KEY}",
     token_url: "https://auth.example.com/token",
     "x-api-key": "example",
+    headers: { Authorization: "k3J9xQm2Lp7vN3sW8yZ1bC6dF0gH5jT" },
   };
 
   test("redacts every string at any depth, judges secret-named keys' values, keeps keys, numbers and placeholders", () => {
@@ -178,8 +179,9 @@ describe("redactValue", () => {
       api_key: "${API_KEY}",
       token_url: "https://auth.example.com/token",
       "x-api-key": "example",
+      headers: { Authorization: "[redacted:assignment]" },
     });
-    expect(r.redactions).toBe(3);
+    expect(r.redactions).toBe(4);
     expect(r.kinds.sort()).toEqual(["assignment", "aws_access_key", "aws_secret_key"]);
     // The input is untouched.
     expect(input).toEqual(before);
@@ -216,6 +218,9 @@ describe("inputs built to make a backtracking regex take forever (1-3 MiB) finis
     ["key names", "api_key_secret_token_".repeat(100_000)],
     ["curl flags", `curl ${"-u ".repeat(MiB)}`],
     ["eyJ", "eyJ.".repeat(700_000)],
+    ["JWK members with no kty", '"d":"aaaaaaaaaaaaaaaaaaaaaaaa",'.repeat(100_000)],
+    ["Cookie headers", "Cookie: a=b; ".repeat(200_000)],
+    ["JWKs with short members", '{"kty":"oct","k":"short"},'.repeat(100_000)],
   ];
   test.each(unchanged)("%s: unchanged", (_, input) => {
     expect(redact(input).redactions).toBe(0);
