@@ -1,7 +1,20 @@
-/** Building rules: every regex gets the flags the scanner needs (`g` to walk, `d` for group spans). */
+/** Building rules: a regex source, its case flag, and the anchors it starts at. */
 import type { Hit, Rule } from "./types.ts";
 
-/** A rule from a regex source; `i` adds case-insensitivity. */
-export function rule(kind: string, source: string, opts: { i?: boolean; pick?: (m: RegExpExecArray, text: string) => Hit | null } = {}): Rule {
-  return { kind, re: new RegExp(source, opts.i ? "gdi" : "gd"), ...(opts.pick ? { pick: opts.pick } : {}) };
+/** Options of a rule: case-insensitivity, a judge of each match, how far before its anchor a match starts. */
+export interface RuleOptions {
+  i?: boolean;
+  pick?: (m: RegExpExecArray, text: string) => Hit | null;
+  back?: number;
+}
+
+/**
+ * A rule. `anchors` are the lower-case literals its matches start with (the
+ * scanner runs the regex only where one stands); [] runs it over the whole
+ * text. They are written out, not derived at load time (a hook process is
+ * short-lived and cold); test/security/redact.test.ts checks each list
+ * against the literal start of its regex.
+ */
+export function rule(kind: string, anchors: string[], source: string, opts: RuleOptions = {}): Rule {
+  return { kind, source, flags: opts.i ? "i" : "", ...(opts.pick ? { pick: opts.pick } : {}), anchors, back: opts.back ?? 0 };
 }

@@ -7,7 +7,7 @@
  * value may be a secret (names.ts); the value must then look like one
  * (checks.ts): placeholders, references and low-entropy words stay.
  */
-import { isCodeOrPath, isPlaceholder, looksSecret } from "./checks.ts";
+import { isCodeOrPath, isIdentifier, isPlaceholder, looksSecret } from "./checks.ts";
 import { kindForName, nameTier } from "./names.ts";
 import { rule } from "./_rule.ts";
 import type { Hit, Rule } from "./types.ts";
@@ -22,8 +22,9 @@ export function judge(name: string, value: string, at: number, bare: boolean, ne
   const tier = nameTier(name);
   if (tier === null || isPlaceholder(value) || isCodeOrPath(value)) return null;
   if (bare) {
-    // Code, not a value: `token = get_token()`, `password = form["password"]`, `password: Optional[str]`, `secret = SECRET_KEY`.
-    if (next === "(" || next === "[" || nameTier(value) !== null) return null;
+    // Code, not a value: `token = get_token()`, `password = form["password"]`, `password: Optional[str]`, `secret = SECRET_KEY`,
+    // `resumptionToken: lastEventId`, `password: BinaryLike`.
+    if (next === "(" || next === "[" || isIdentifier(value) || (/^[A-Za-z_][\w.-]{0,80}$/.test(value) && nameTier(value) !== null)) return null;
     // Trailing sentence punctuation is not part of a bare value.
     const trimmed = value.replace(/[.:!?]+$/, "");
     if (trimmed.length < value.length) return judge(name, trimmed, at, bare, ".");
@@ -45,12 +46,22 @@ function valueOf(m: RegExpExecArray): { value: string; at: number; bare: boolean
 function pickAssignment(m: RegExpExecArray, text: string): Hit | null {
   let start = m.index;
   while (start > 0 && m.index - start < 80 && NAME_CHAR.test(text[start - 1]!)) start--;
-  // user:password@host in a URL is the URL rule's: the user is not a name.
-  if (text.startsWith("://", start - 3)) return null;
+  // user:password@host in a URL is the URL rule's: the user is not a name; a name inside a path is a file's.
+  if (text.startsWith("://", start - 3) || text[start - 1] === "/" || text[start - 1] === "\\") return null;
   const name = text.slice(start, m.indices!.groups!.name![1]);
   const v = valueOf(m);
   if (!v) return null;
   return judge(name, v.value, v.at, v.bare, text[v.at + v.value.length] ?? "");
+}
+
+/** `<name>value</name>`: the tag must open right before the name and close with the same name. */
+function pickTag(m: RegExpExecArray, text: string): Hit | null {
+  let start = m.index;
+  while (start > 0 && m.index - start < 60 && /[\w.:-]/.test(text[start - 1]!)) start--;
+  const close = m.groups!.close!;
+  if (text[start - 1] !== "<" || text.slice(start, start + close.length + 1) !== `${close}>`) return null;
+  const s = m.indices!.groups!.s!;
+  return judge(close, m.groups!.s!, s[0], false, "");
 }
 
 /** A rule whose match has a `name` group and a value group. */
@@ -62,13 +73,13 @@ function pickNamed(m: RegExpExecArray, text: string): Hit | null {
 
 /** Assignments of secret-named values. */
 export const ASSIGNMENT_RULES: Rule[] = [
-  rule("assignment", String.raw`(?<name>(?:pass|pwd|pw|secret|token|key|auth|credential|sig)[A-Za-z0-9_.-]{0,40})(?:\\?["'])?[ \t]{0,4}(?::=|=>|=|:)[ \t]{0,4}${VALUE}`, { i: true, pick: pickAssignment }),
+  rule("assignment", ["pass", "pwd", "pw", "secret", "token", "key", "auth", "cred"], String.raw`(?<name>(?:pass|pwd|pw|secret|token|key|auth|cred)[A-Za-z0-9_.-]{0,40})(?:\\?["'])?[ \t]{0,4}(?::=|=>|=|:)[ \t]{0,4}${VALUE}`, { i: true, pick: pickAssignment }),
   // --password value, --api-token value (the `=` form is an assignment above).
-  rule("assignment", String.raw`(?<![\w-])--(?<name>(?:[a-z0-9]+-){0,4}(?:password|passwd|token|secret|api-?key|access-key|secret-key|client-secret)(?:-[a-z0-9]+){0,2})[ \t]+${VALUE}`, { i: true, pick: pickNamed }),
+  rule("assignment", ["--"], String.raw`(?<![\w-])--(?<name>(?:[a-z0-9]+-){0,4}(?:password|passwd|token|secret|api-?key|access-key|secret-key|client-secret)(?:-[a-z0-9]+){0,2})[ \t]+${VALUE}`, { i: true, pick: pickNamed }),
   // Kubernetes env lists: - name: DB_PASSWORD / value: "…"
-  rule("assignment", String.raw`\bname:[ \t]{0,4}["']?(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})["']?[ \t]*\r?\n[ \t]{0,40}value:[ \t]{0,4}${VALUE}`, { pick: pickNamed }),
-  // <password>…</password>, <ApiKey>…</ApiKey>
-  rule("assignment", String.raw`<(?<name>[A-Za-z][\w.:-]{0,60})>(?<s>[^<>\s]{4,1000})</\k<name>>`, { pick: pickNamed }),
+  rule("assignment", ["name:"], String.raw`\bname:[ \t]{0,4}["']?(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})["']?[ \t]*\r?\n[ \t]{0,40}value:[ \t]{0,4}${VALUE}`, { pick: pickNamed }),
+  // <password>…</password>, <ApiKey>…</ApiKey>: found from the secret word, the tag's start found by walking back.
+  rule("assignment", ["pass", "pwd", "pw", "secret", "token", "key", "auth", "cred"], String.raw`(?:pass|pwd|pw|secret|token|key|auth|cred)[\w.:-]{0,40}>(?<s>[^<>\s]{4,1000})</(?<close>[\w.:-]{1,100})>`, { i: true, pick: pickTag }),
   // .NET appSettings: <add key="StripeSecretKey" value="…" />
-  rule("assignment", String.raw`\bkey=["'](?<name>[^"'\n]{1,80})["']\s{1,4}value=${VALUE}`, { i: true, pick: pickNamed }),
+  rule("assignment", ["key="], String.raw`\bkey=["'](?<name>[^"'\n]{1,80})["']\s{1,4}value=${VALUE}`, { i: true, pick: pickNamed }),
 ];

@@ -4,16 +4,23 @@
  * check of card numbers, and base64 that decodes to a credential.
  */
 
-/** Shannon entropy of a string, in bits per character. */
+/** Shannon entropy of a string, in bits per character (ASCII counted in an array: this runs on every candidate value). */
 export function entropy(s: string): number {
   if (s.length === 0) return 0;
-  const counts = new Map<string, number>();
-  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const ascii = new Int32Array(128);
+  let other: Map<number, number> | undefined;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128) ascii[c]!++;
+    else (other ??= new Map()).set(c, (other.get(c) ?? 0) + 1);
+  }
   let h = 0;
-  for (const n of counts.values()) {
+  const add = (n: number) => {
     const p = n / s.length;
     h -= p * Math.log2(p);
-  }
+  };
+  for (let c = 0; c < 128; c++) if (ascii[c]! > 0) add(ascii[c]!);
+  if (other) for (const n of other.values()) add(n);
   return h;
 }
 
@@ -22,7 +29,7 @@ const PLACEHOLDER_WORDS = new Set([
   "example", "sample", "placeholder", "changeme", "change_me", "changeit", "replaceme", "replace_me", "secret", "password", "passwd",
   "token", "apikey", "api_key", "key", "null", "none", "nil", "undefined", "true", "false", "required", "optional", "string", "str",
   "bool", "boolean", "int", "number", "any", "text", "hidden", "masked", "empty", "todo", "tbd", "n/a", "na", "env", "secretstr",
-  "test", "testing", "dummy", "default", "unknown", "value", "foo", "bar", "baz", "foobar", "redacted", "omitted", "removed",
+  "test", "testing", "dummy", "default", "unknown", "value", "foo", "bar", "baz", "foobar", "pw", "pwd", "pass", "user", "username", "login", "redacted", "omitted", "removed",
 ]);
 
 const PLACEHOLDER_SHAPES: RegExp[] = [
@@ -30,6 +37,7 @@ const PLACEHOLDER_SHAPES: RegExp[] = [
   /\$\{|\{\{|\}\}|#\{|<%|^<.*>$|^\[.*\]$/, // templates: ${x}, {{ x }}, #{x}, <%= x %>, <your-key>, [your key]
   /^\[redacted:/,
   /^pk_(?:live|test)_/, // Stripe publishable keys are public by design
+  /^(?=(?:\S+\s+){3}).*\b(?:password|secret|token|key)\b/i, // a sentence about the secret: 'Password used to generate key'
   /^(.)\1*$/, // ****, xxxx, 0000
   /your|example|placeholder|changeme|redacted|x{4,}|\*{3,}|\.{3}/i,
   /^(?:os\.environ|process\.env|getenv|env\(|env\[|ENV\[|settings\.|config\.|self\.|this\.|secrets\.|vault:|op:\/\/|ref\+|arn:aws:secretsmanager)/,
@@ -41,16 +49,21 @@ export function isPlaceholder(value: string): boolean {
   return PLACEHOLDER_SHAPES.some((re) => re.test(value));
 }
 
-/** True when an unquoted value reads as code: a dotted path, a call, a file path, a URL, a digest. */
+/** True when a value reads as a reference, not a secret: a file path, a URL, a digest, a version, a hex literal. */
 export function isCodeOrPath(value: string): boolean {
-  return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)|^[a-z][a-z0-9+.-]*:\/\/|^(?:sha(?:1|224|256|384|512)|md5|blake2b?)[:-]/i.test(value);
+  return /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)|^[a-z][a-z0-9+.-]*:\/\/|^(?:sha(?:1|224|256|384|512)|md5|blake2b?)[:-]|^[~^>=<]*v?\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?$|^0x[0-9a-f]+$/i.test(value);
+}
+
+/** True when an unquoted value is code: a dotted path (`settings.SECRET_KEY`, `a?.b`) or a camelCase or PascalCase identifier (`notificationsToolLastEventId`, `BinaryLike`). */
+export function isIdentifier(value: string): boolean {
+  return /^[A-Za-z_$#][\w$]*(?:\??\.[A-Za-z_$#][\w$]*)+$/.test(value) || (/^[A-Za-z_$]+$/.test(value) && /[a-z][A-Z]|^[A-Z][a-z]+[A-Z]/.test(value));
 }
 
 const HEX = /^[0-9a-f]+$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Hex digests and UUIDs: ids far more often than secrets. */
-export function isHashOrUuid(value: string): boolean {
+function isHashOrUuid(value: string): boolean {
   return (HEX.test(value) && [32, 40, 56, 64, 96, 128].includes(value.length)) || UUID.test(value);
 }
 
@@ -64,13 +77,15 @@ function classes(s: string): { lower: boolean; upper: boolean; digit: boolean; o
  * a password may be a word with a digit; a token or secret must look
  * generated; a bare `*_KEY` must look generated and mixed-case.
  */
-export type Tier = "password" | "token" | "key";
+export type Tier = "password" | "short_password" | "token" | "key";
 
 /** True when a value, assigned to a name of this tier, is a secret. */
 export function looksSecret(value: string, tier: Tier): boolean {
   if (isPlaceholder(value)) return false;
   const c = classes(value);
-  if (tier === "password") {
+  // A name that is only `pass` or `pw` is as often a test result (`--- PASS: TestX`) or a label as a password.
+  if (tier === "short_password" && !(value.length >= 6 && /[0-9]/.test(value) && /[A-Za-z]/.test(value))) return false;
+  if (tier === "password" || tier === "short_password") {
     if (value.length < 4 || new Set(value).size < 3) return false;
     if (!c.digit && !c.other && value.length < 6) return false;
     // A digits-only password is one only when it is long enough to be chosen.

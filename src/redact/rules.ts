@@ -11,6 +11,3 @@ import type { Rule } from "./types.ts";
 
 /** All rules, most specific first. */
 export const RULES: Rule[] = [...KEY_RULES, ...CLOUD_RULES, ...SERVICE_RULES, ...GENERIC_RULES, ...ASSIGNMENT_RULES];
-
-/** Every kind a marker can name, each once. */
-export const KINDS: string[] = [...new Set(["private", ...RULES.map((r) => r.kind), "aws_secret_key", "aws_session_token"])];

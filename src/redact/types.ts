@@ -8,7 +8,8 @@ export interface Hit {
 }
 
 /**
- * A secret shape. The scanner runs `re` (flags `g` and `d`) over the text;
+ * A secret shape. The scanner runs the regex `source` (with `flags`, plus
+ * `d` for group spans) at the rule's anchors, or over the whole text;
  * each match becomes a hit on its named group `s` (the rest of the match,
  * a name or a host, is kept), or on the whole match when there is no `s`.
  * `pick` replaces that default: it may reject a match (placeholders, Luhn,
@@ -16,8 +17,15 @@ export interface Hit {
  */
 export interface Rule {
   kind: string;
-  re: RegExp;
+  /** The regex, compiled by the scanner only when the text gives it something to look at (a hook process is short-lived). */
+  source: string;
+  /** "" or "i". */
+  flags: string;
   pick?: (m: RegExpExecArray, text: string) => Hit | null;
+  /** Lower-case literals a match starts with (anchors.ts); none: the regex runs over the whole text. */
+  anchors: readonly string[];
+  /** How many characters before its anchor a match starts (`\dQ~`: 1). */
+  back: number;
 }
 
 /** The hit on a match's group `s`, or on the whole match. */
@@ -25,10 +33,4 @@ export function defaultHit(kind: string, m: RegExpExecArray): Hit {
   const span = m.indices?.groups?.s;
   if (span) return { kind, start: span[0], end: span[1] };
   return { kind, start: m.index, end: m.index + m[0].length };
-}
-
-/** A hit on one named group of a match, when that group took part. */
-export function groupHit(kind: string, m: RegExpExecArray, group: string): Hit | null {
-  const span = m.indices?.groups?.[group];
-  return span ? { kind, start: span[0], end: span[1] } : null;
 }

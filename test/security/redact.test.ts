@@ -7,6 +7,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { redact, redactValue } from "../../src/redact.ts";
+import { RULES } from "../../src/redact/rules.ts";
+import { anchorsOf } from "./_anchors.ts";
 import { base64, rand } from "../fixtures/redact/_rand.ts";
 import { type LookalikeRow, type SecretRow, lookalikes, score, secrets } from "../fixtures/redact/corpus.ts";
 import { build } from "../fixtures/redact/make.ts";
@@ -56,6 +58,18 @@ describe("the corpus", () => {
   });
 });
 
+describe("the rules", () => {
+  test("each rule's written anchors are exactly the literal starts of its regex (a missing one would hide secrets)", () => {
+    // Rules that start before their anchor (back > 0) or scan everything ([]) are checked by their corpus cases instead.
+    const wrong = RULES.filter((r) => r.back === 0 && r.anchors.length > 0)
+      .filter((r) => JSON.stringify(anchorsOf(r.source)) !== JSON.stringify(r.anchors))
+      .map((r) => `${r.kind}: ${JSON.stringify(r.anchors)} vs ${JSON.stringify(anchorsOf(r.source))}`);
+    expect(wrong).toEqual([]);
+    // Whole-text rules are few: each costs a pass over every captured byte.
+    expect(RULES.filter((r) => r.anchors.length === 0).map((r) => r.kind).sort()).toEqual(["airtable_token", "card_number", "discord_token", "mailgun_key"]);
+  });
+});
+
 describe("what the hostile review found leaking (issue 14)", () => {
   const SECRET40 = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYq3x9Lk2pQz";
   test.each([
@@ -83,10 +97,12 @@ describe("what the hostile review found leaking (issue 14)", () => {
     ["dop_v1_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "[redacted:digitalocean_token]"],
     ["bot 7123456789:AAH4k2mP9qL7vN3sW8yZ1bC6dF0gH5jT4aE", "bot [redacted:telegram_bot_token]"],
     ["AGE-SECRET-KEY-1QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7LQPZRY9X8GF2TVDW0S3JN54KHCE", "[redacted:age_secret_key]"],
-    ["paid with 4111 1111 1111 1111 today", "paid with [redacted:card_number] today"],
+    ["paid with 4539 1488 0343 6467 today", "paid with [redacted:card_number] today"],
     ["REDIS_URL=redis://:s3cretPassw0rd@cache:6379/0", "REDIS_URL=redis://:[redacted:url_password]@cache:6379/0"],
     ["mongodb://app:p@ss:w0rd@db.example.com/prod", "mongodb://app:[redacted:url_password]@db.example.com/prod"],
     ["https://x-access-token:hunter2xyz@github.com/acme/x.git", "https://x-access-token:[redacted:url_password]@github.com/acme/x.git"],
+    ['curl -H "Cookie: theme=dark; sessionid=k3J9xQm2Lp7vN3sW8yZ1bC6dF0gH5jT" https://app', 'curl -H "Cookie: [redacted:cookie]" https://app'],
+    ['{"kty":"oct","k":"GawgguFyGrWKav7AX4VKUg2xK9LqP0aZ"}', '{"kty":"oct","k":"[redacted:private_key]"}'],
   ])("%s", (input, expected) => {
     expect(text(input)).toBe(expected);
   });
@@ -99,10 +115,34 @@ describe("what the hostile review found leaking (issue 14)", () => {
     'token = "example"',
     "sha256:0f5c7ab3a1d9e7c2b4f6a8d0e2c4b6a8d0f2e4c6b8a0d2f4e6c8b0a2d4f6e8c0",
     "integrity sha512-3vQ/MlN0pPz8tS5fz4nqPc0d7U2n5JvZx2U7bqS0Ff1pZ8Yq3nZ8tQ==",
-    "4111 1111 1111 1112",
+    "4539 1488 0343 6468",
+    "Stripe's test card 4242 4242 4242 4242 and Visa's 4111 1111 1111 1111",
+    "resumptionToken: notificationsToolLastEventId,",
+    "password: BinaryLike,",
+    "readonly STENCIL_PASS_DEPTH_FAIL: 0x0B95;",
+    '"pbkdf2-password": "1.2.1"',
+    'const TOKEN_STRINGS = "[A-Za-z0-9._~+/-]+=*";',
+    'value: "sk-proj-xxxxxxxxxxxxxxxxxxxx"',
+    'if (pem.indexOf("-----BEGIN PRIVATE KEY-----") !== 0) throw err;',
+    "const password = 'Password used to generate key';",
     "https://github.com/acme/zerodb and postgres://app@localhost/db",
+    "--- PASS: TestHubForgetsClosed (0.18s)",
+    'const MARK = { pass: "ok  ", warn: "warn" };',
+    "`curl -u user:pass`, `mysql -pSECRET`, `redis://:pw@host`",
   ])("leaves %s alone", (input) => {
     expect(redact(input)).toEqual({ text: input, redactions: 0, kinds: [] });
+  });
+});
+
+describe("private keys cut off", () => {
+  const body = "MIIEowIBAAKCAQEAzz8Kp1q9vN3sW8yZ1bC6dF0gH5jT4aEQx2LmR7tY0uI3oP6s";
+  test("a block cut off (a chunk boundary, a truncated paste) is redacted as far as its base64 runs", () => {
+    expect(text(`key = "-----BEGIN RSA PRIVATE KEY-----\n${body}\nAB12");\nnext();`)).toBe('key = "[redacted:private_key]");\nnext();');
+  });
+
+  test("the tail of a block whose BEGIN was in an earlier chunk is redacted, the prose above it kept", () => {
+    expect(text(`the key is underneath\n${body}\nAQAB==\n-----END RSA PRIVATE KEY-----\nafter`)).toBe("the key is underneath\n[redacted:private_key]\nafter");
+    expect(text("see -----END RSA PRIVATE KEY----- in the docs")).toBe("see -----END RSA PRIVATE KEY----- in the docs");
   });
 });
 
@@ -126,6 +166,7 @@ describe("redactValue", () => {
     api_key: "${API_KEY}",
     token_url: "https://auth.example.com/token",
     "x-api-key": "example",
+    headers: { Authorization: "k3J9xQm2Lp7vN3sW8yZ1bC6dF0gH5jT" },
   };
 
   test("redacts every string at any depth, judges secret-named keys' values, keeps keys, numbers and placeholders", () => {
@@ -138,8 +179,9 @@ describe("redactValue", () => {
       api_key: "${API_KEY}",
       token_url: "https://auth.example.com/token",
       "x-api-key": "example",
+      headers: { Authorization: "[redacted:assignment]" },
     });
-    expect(r.redactions).toBe(3);
+    expect(r.redactions).toBe(4);
     expect(r.kinds.sort()).toEqual(["assignment", "aws_access_key", "aws_secret_key"]);
     // The input is untouched.
     expect(input).toEqual(before);
@@ -176,13 +218,21 @@ describe("inputs built to make a backtracking regex take forever (1-3 MiB) finis
     ["key names", "api_key_secret_token_".repeat(100_000)],
     ["curl flags", `curl ${"-u ".repeat(MiB)}`],
     ["eyJ", "eyJ.".repeat(700_000)],
+    ["JWK members with no kty", '"d":"aaaaaaaaaaaaaaaaaaaaaaaa",'.repeat(100_000)],
+    ["Cookie headers", "Cookie: a=b; ".repeat(200_000)],
+    ["JWKs with short members", '{"kty":"oct","k":"short"},'.repeat(100_000)],
   ];
   test.each(unchanged)("%s: unchanged", (_, input) => {
     expect(redact(input).redactions).toBe(0);
   }, 120_000);
 
-  test("a PEM header repeated with no END line: one redaction to the end", () => {
-    expect(redact(`x ${"-----BEGIN RSA PRIVATE KEY-----\n".repeat(100_000)}`).text).toBe("x [redacted:private_key]");
+  test("a PEM header repeated with no END line and no key material: unchanged", () => {
+    expect(redact(`x ${"-----BEGIN RSA PRIVATE KEY-----\n".repeat(100_000)}`).redactions).toBe(0);
+  }, 120_000);
+
+  test("base64 lines then an END line, repeated, with no BEGIN: one key's tail each", () => {
+    const tail = `${"QUJD".repeat(16)}\n-----END RSA PRIVATE KEY-----\n`;
+    expect(redact(tail.repeat(30_000)).text).toBe("[redacted:private_key]\n".repeat(30_000));
   }, 120_000);
 
   test("dense secrets: every one replaced", () => {
