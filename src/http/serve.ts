@@ -5,6 +5,7 @@
  */
 import { isIP } from "node:net";
 import { CODES, ZeroDbError } from "../errors.ts";
+import { rawPathGuard } from "./raw-path.ts";
 
 /** A listening server. */
 export interface RunningServer {
@@ -37,11 +38,13 @@ function fallback(): Response {
 /** Starts serving `fetch` on host:port; unavailable when the port is taken. */
 export function serveHttp(opts: { fetch: (req: Request) => Response | Promise<Response>; host: string; port: number }): RunningServer {
   let server: ReturnType<typeof Bun.serve>;
+  const guard = rawPathGuard(opts.fetch);
   try {
     server = Bun.serve({
       hostname: opts.host,
       port: opts.port,
-      fetch: opts.fetch,
+      routes: guard.routes,
+      fetch: guard.fetch,
       error: fallback,
       // Bodies are limited per route while they stream (JSON 8 MiB, objects max_object_bytes);
       // Bun's own cap would answer 413 in a shape of its own, so it is lifted here.

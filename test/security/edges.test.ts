@@ -2,13 +2,8 @@
  * The smaller holes of issue 14, item 5, each test naming what it defends:
  * a line too long for `zerodb mcp` is answered, not a way to stop the server;
  * a client that hangs up mid-request is logged as such, not as a server
- * fault; a fact key cannot be steered by an encoded `..` segment.
- *
- * Not defended here, because it cannot be from inside the server: Bun.serve
- * resolves a literal `/a/../b` (and `%2e%2e` segments) in the request target
- * before any handler sees it, so `PUT /v1/facts/a/../b` sent from a raw
- * socket still sets `b`, as every browser and fetch() would have resolved it
- * before sending.
+ * fault; a fact key cannot be steered by a `..` segment, as sent on the
+ * wire (where Bun would resolve it before the app sees the path) or encoded.
  */
 import { describe, expect, test } from "bun:test";
 import { connect } from "node:net";
@@ -126,5 +121,33 @@ describe("zerodb serve: what a hostile client does to the log and the keys (issu
     }
     const list = (await (await fetch(`${server.url}/v1/facts`, { headers: auth })).json()) as { facts: unknown[] };
     expect(list.facts, "nothing was written under a normalized key").toEqual([]);
+  });
+
+  test("'..' and '.' segments as sent on the wire are refused before Bun normalizes them; nothing is written", async () => {
+    using box = tempDir();
+    const token = await createToken(box.path, "t");
+    await using server = await startServer(box.path);
+    const port = Number(new URL(server.url).port);
+    /** One raw HTTP/1.1 request: fetch() and curl would resolve the dot segments before sending. */
+    const raw = async (method: string, target: string, body = "") => {
+      const socket = connect(port, "127.0.0.1");
+      await new Promise((r) => socket.once("connect", r));
+      let text = "";
+      socket.on("data", (d: Buffer) => (text += d.toString("utf8")));
+      const closed = new Promise((r) => socket.once("close", r));
+      socket.write(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+      await closed;
+      return { status: Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1]), body: text.slice(text.indexOf("\r\n\r\n") + 4) };
+    };
+    const value = JSON.stringify({ value: 1 });
+    const deep = (n: number) => `/v1/facts/${"x/".repeat(n)}b/..`;
+    for (const target of ["/v1/facts/a/../b", "/v1/facts/a/%2e%2e/b", "/v1/facts/a/./b", "/v1/x/../facts/b", "/v1/facts//../b", "/v1/facts/a\\..\\b", deep(96), deep(97), deep(150)]) {
+      const r = await raw("PUT", target, value);
+      expect({ target, status: r.status, field: (JSON.parse(r.body) as { error?: { field?: string } }).error?.field }, "refused, naming the path").toEqual({ target, status: 400, field: "path" });
+    }
+    const list = await raw("GET", "/v1/facts");
+    expect((JSON.parse(list.body) as { facts: unknown[] }).facts, "nothing was written under a normalized key").toEqual([]);
+    expect((await raw("PUT", "/v1/facts/a/b/c", value)).status, "an ordinary nested key still works").toBe(200);
+    expect((await raw("GET", "/healthz")).status).toBe(200);
   });
 });
