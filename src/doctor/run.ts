@@ -37,7 +37,8 @@ export async function runDoctor(ctx: DoctorContext, opts: { openStore: () => Pro
   checks.push(store);
   // Closed before the MCP check starts a second process on the same store.
   opened?.close();
-  checks.push(...(await scratchChecks(ctx, opts.openScratch)));
+  if (opened) checks.push(...(await scratchChecks(ctx, opts.openScratch)));
+  else checks.push(check("round trip", "warn", "not run: the store check failed"), check("objects", "warn", "not run: the store check failed"));
   checks.push(await mcpCheck(ctx));
   checks.push(...harnessChecks(ctx));
   const capture = captureState(ctx);
