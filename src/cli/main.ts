@@ -27,14 +27,14 @@ export async function runCli(raw: string[]): Promise<number> {
     const { path, leaf, rest } = locate(argv);
     const help = rest.includes("--help") || rest.includes("-h");
     if (!leaf) {
-      const usage = await groupUsage(path, path.length === 0 ? COMMANDS : lookup(path), colorOn());
+      const tree = path.length === 0 ? COMMANDS : lookup(path);
       if (help || (path.length === 0 && rest.length === 0)) {
-        await writeOut(usage);
+        await writeOut(await groupUsage(path, tree, colorOn()));
         return 0;
       }
-      // Usage goes to stderr with the error, so a pipe reading stdout gets nothing half-right.
-      process.stderr.write(usage);
-      throw new UsageError(path.length === 0 ? `no command given: ${rest[0]} is a flag (see zerodb help)` : `'${path.join(" ")}' needs a subcommand`);
+      // One line, as every usage error: the list of commands is one `help` away.
+      const subs = Object.keys(tree).filter((k) => !HIDDEN.has([...path, k].join(" ")));
+      throw new UsageError(path.length === 0 ? "no command given (see zerodb help)" : `'zerodb ${path.join(" ")}' needs a subcommand: ${subs.join(", ")}`);
     }
     const cmd = await leaf();
     const argsDef = ((await resolve(cmd.args)) ?? {}) as ArgsDef;
@@ -138,9 +138,13 @@ function checkFlags(rest: string[], argsDef: ArgsDef): void {
       continue;
     }
     if (booleans.has(name) || (name.startsWith("no-") && booleans.has(name.slice(3)))) continue;
-    // Suggested among the names help shows, never a hidden old spelling.
-    const known = Object.entries(argsDef).filter(([, d]) => d.type !== "positional").map(([n]) => kebab(n));
-    throw new UsageError(`unknown flag ${tok.split("=")[0]}${didYouMean(name, known, (n) => `--${n}`) || " (see --help)"}`, name);
+    // A typo of an old spelling suggests the name help shows: --prefx -> --session-prefix.
+    const known = new Map<string, string>();
+    for (const [n, d] of Object.entries(argsDef)) {
+      if (d.type === "positional") continue;
+      for (const a of [n, ...[(d as { alias?: string | string[] }).alias ?? []].flat()]) known.set(a, kebab(n));
+    }
+    throw new UsageError(`unknown flag ${tok.split("=")[0]}${didYouMean(name, known.keys(), (n) => `--${known.get(n)}`) || " (see --help)"}`, name);
   }
   if (extra.length > positionals.length && !variadic) {
     const first = JSON.stringify(extra[positionals.length]!.slice(0, 64));
