@@ -87,6 +87,8 @@ describe("issue 17 item 2: help, version, typos, colour, completion", () => {
     expect(zsh.stdout).toContain("complete -o default -F _zerodb zerodb");
     const bad = await runZ(["completion", "powershell"], { home: home.path });
     expect({ code: bad.code, stderr: bad.stderr }).toEqual({ code: 2, stderr: "zerodb: shell: 'powershell' is not one of bash, zsh, fish\n" });
+    const none = await runZ(["completion"], { home: home.path });
+    expect({ code: none.code, stderr: none.stderr }).toEqual({ code: 2, stderr: "zerodb: shell: name one of bash, zsh, fish (zerodb completion bash)\n" });
   });
 });
 
