@@ -5,7 +5,7 @@ export const sharedArgs = {
   home: { type: "string", description: "zerodb's home directory (default: $ZERODB_HOME or the platform's data dir)", valueHint: "dir" },
   "data-dir": { type: "string", description: "where the store lives (default: <home>/data)", valueHint: "dir" },
   url: { type: "string", description: "talk to a zerodb server at this URL instead of opening the store", valueHint: "url" },
-  tenant: { type: "string", description: "the tenant to act in", valueHint: "name" },
+  tenant: { type: "string", description: "the tenant to act in (default: local; with --url, the token's)", valueHint: "name" },
   "token-file": { type: "string", description: "a file holding the token for --url", valueHint: "file" },
   config: { type: "string", description: "the config file (default: <home>/config.json)", valueHint: "file" },
   json: { type: "boolean", description: "print exactly one JSON document: the result" },

@@ -36,6 +36,7 @@ export const COMMANDS: CommandTree = {
   export: () => load(import("./commands/export.ts")),
   import: () => load(import("./commands/import.ts")),
   version: () => load(import("./commands/version.ts")),
+  completion: () => load(import("./commands/completion.ts")),
   // local harnesses (DESIGN.md 7.1)
   connect: () => load(import("./commands/connect.ts")),
   disconnect: () => load(import("./commands/disconnect.ts")),
@@ -54,3 +55,6 @@ export const COMMANDS: CommandTree = {
     revoke: () => load(import("./commands/token-revoke.ts")),
   },
 };
+
+/** Commands left out of help and completion: run by harnesses, not people. */
+export const HIDDEN: ReadonlySet<string> = new Set(["hook"]);

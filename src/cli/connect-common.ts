@@ -53,10 +53,6 @@ export function renderOutcomes(result: { dry_run: boolean; results: Outcome[] })
     lines.push(`${o.label.padEnd(width)}  ${word}${why}${o.path && o.status !== "skipped" ? `  (${o.path})` : ""}`);
     if (o.diff) lines.push(o.diff.trimEnd());
   }
-  const mcp = outcomes.filter((o) => o.what === "mcp");
-  if (mcp.length > 0 && mcp.every((o) => o.status === "skipped")) {
-    lines.push("no agent harness found for this user: install one, or name it with --harness NAME");
-  }
   if (result.dry_run) lines.push("dry run: nothing was written");
   return lines.join("\n");
 }

@@ -3,29 +3,45 @@
  * flag against what that command accepts, and runs it. Commands load lazily,
  * so each pays start-up only for what it uses (DESIGN.md section 10).
  */
-import { renderUsage, runCommand, type ArgsDef, type CommandDef } from "citty";
+import { runCommand, type ArgsDef, type CommandDef } from "citty";
 import { sharedArgs } from "./args.ts";
+import { colorOn } from "./color.ts";
 import { reportError, writeOut } from "./output.ts";
 import { UsageError } from "./parse.ts";
-import { COMMANDS, type CommandTree, type Loader } from "./commands.ts";
+import { COMMANDS, HIDDEN, type CommandTree, type Loader } from "./commands.ts";
+import { didYouMean } from "./suggest.ts";
+import { commandUsage, groupUsage } from "./usage.ts";
+
+/** `zerodb --version`, `-V` and `help [CMD]` spelled as git and gh spell them, turned into the commands that answer them. */
+function normalize(argv: string[]): string[] {
+  if (argv[0] === "--version" || argv[0] === "-V") return ["version", ...argv.slice(1)];
+  if (argv[0] === "help") return [...argv.slice(1), "--help"];
+  return argv;
+}
 
 /** Runs the CLI with these arguments; resolves to the exit code. */
-export async function runCli(argv: string[]): Promise<number> {
+export async function runCli(raw: string[]): Promise<number> {
+  const argv = normalize(raw);
   const json = argv.includes("--json");
   try {
     const { path, leaf, rest } = locate(argv);
+    const help = rest.includes("--help") || rest.includes("-h");
     if (!leaf) {
-      await writeOut(groupUsage(path, path.length === 0 ? COMMANDS : lookup(path)));
-      const asked = rest.includes("--help") || rest.includes("-h") || (path.length === 0 && rest.length === 0);
-      if (!asked) throw new UsageError(path.length === 0 ? "no command given" : `'${path.join(" ")}' needs a subcommand`);
-      return 0;
+      const tree = path.length === 0 ? COMMANDS : lookup(path);
+      if (help || (path.length === 0 && rest.length === 0)) {
+        await writeOut(await groupUsage(path, tree, colorOn()));
+        return 0;
+      }
+      // One line, as every usage error: the list of commands is one `help` away.
+      const subs = Object.keys(tree).filter((k) => !HIDDEN.has([...path, k].join(" ")));
+      throw new UsageError(path.length === 0 ? "no command given (see zerodb help)" : `'zerodb ${path.join(" ")}' needs a subcommand: ${subs.join(", ")}`);
     }
     const cmd = await leaf();
-    if (rest.includes("--help") || rest.includes("-h")) {
-      await writeOut(`${await renderUsage({ ...cmd, meta: { ...(cmd.meta as object), name: `zerodb ${path.join(" ")}` } })}\n`);
+    const argsDef = ((await resolve(cmd.args)) ?? {}) as ArgsDef;
+    if (help) {
+      await writeOut(commandUsage(path, cmd, argsDef, colorOn()));
       return 0;
     }
-    const argsDef = ((await resolve(cmd.args)) ?? {}) as ArgsDef;
     checkFlags(rest, argsDef);
     await runCommand(cmd, { rawArgs: rest });
     // A command may print its result and still fail (zcommand's exitCode).
@@ -62,8 +78,12 @@ function locate(argv: string[]): { path: string[]; leaf?: Loader; rest: string[]
       if (SHARED_STRING.has(tok) && i + 1 < argv.length) rest.push(argv[++i]!);
       continue;
     }
-    const next: CommandTree | Loader | undefined = node[tok];
-    if (!next) throw new UsageError(`unknown command '${[...path, tok].join(" ")}' (see zerodb --help)`);
+    const next: CommandTree | Loader | undefined = Object.hasOwn(node, tok) ? node[tok] : undefined;
+    if (!next) {
+      const known = Object.keys(node).filter((k) => !HIDDEN.has([...path, k].join(" ")));
+      const hint = didYouMean(tok, known, (k) => [...path, k].join(" "));
+      throw new UsageError(`unknown command '${[...path, tok].join(" ")}'${hint || " (see zerodb help)"}`);
+    }
     path.push(tok);
     node = next;
   }
@@ -74,14 +94,6 @@ function lookup(path: string[]): CommandTree {
   let node: CommandTree | Loader = COMMANDS;
   for (const p of path) node = (node as CommandTree)[p]!;
   return node as CommandTree;
-}
-
-function groupUsage(path: string[], tree: CommandTree): string {
-  const name = ["zerodb", ...path].join(" ");
-  const lines = [`Usage: ${name} <command> [flags]`, "", "Commands:"];
-  for (const key of Object.keys(tree)) lines.push(`  ${[...path, key].join(" ")}`);
-  lines.push("", `Run '${name} <command> --help' for a command's flags.`);
-  return `${lines.join("\n")}\n`;
 }
 
 /**
@@ -126,7 +138,13 @@ function checkFlags(rest: string[], argsDef: ArgsDef): void {
       continue;
     }
     if (booleans.has(name) || (name.startsWith("no-") && booleans.has(name.slice(3)))) continue;
-    throw new UsageError(`unknown flag ${tok.split("=")[0]} (see --help)`, name);
+    // A typo of an old spelling suggests the name help shows: --prefx -> --session-prefix.
+    const known = new Map<string, string>();
+    for (const [n, d] of Object.entries(argsDef)) {
+      if (d.type === "positional") continue;
+      for (const a of [n, ...[(d as { alias?: string | string[] }).alias ?? []].flat()]) known.set(a, kebab(n));
+    }
+    throw new UsageError(`unknown flag ${tok.split("=")[0]}${didYouMean(name, known.keys(), (n) => `--${known.get(n)}`) || " (see --help)"}`, name);
   }
   if (extra.length > positionals.length && !variadic) {
     const first = JSON.stringify(extra[positionals.length]!.slice(0, 64));

@@ -6,7 +6,11 @@
 import { readState } from "../harness/apply.ts";
 import { isExecutable } from "../harness/detect.ts";
 import { HARNESSES } from "../harness/registry.ts";
+import { geminiTrustCheck } from "./gemini-trust.ts";
 import { type Check, type DoctorContext, check, why } from "./types.ts";
+
+/** The fix when no harness is installed: connect cannot help until one is (issue 17, item 7). */
+export const INSTALL_FIRST = `install an agent harness (${HARNESSES.map((h) => h.label).join(", ")}), then run zerodb connect`;
 
 /** One check per harness with a zerodb entry; a warning when there is none at all. */
 export function harnessChecks(ctx: DoctorContext): Check[] {
@@ -40,7 +44,19 @@ export function harnessChecks(ctx: DoctorContext): Check[] {
       continue;
     }
     out.push(check(name, "pass", `${h.label} starts ${reg.command} ${reg.args.join(" ")}`));
+    if (h.name === "gemini") {
+      const trust = geminiTrustCheck(path, ctx.cwd, ctx.harness.env);
+      if (trust) out.push(trust);
+    }
   }
-  if (out.length === 0) return [check("harnesses", "warn", "no harness has zerodb registered", "zerodb connect")];
+  // A harness installed after connect has no entry yet: connect must run again (issue 17, item 7).
+  const unregistered = HARNESSES.filter((h) => h.installed(ctx.harness) && !out.some((c) => c.name === `harness ${h.name}`));
+  if (out.length === 0) {
+    if (unregistered.length === 0) return [check("harnesses", "warn", `no agent harness is installed for this user (looked for ${HARNESSES.map((h) => h.label).join(", ")})`, INSTALL_FIRST)];
+    return [check("harnesses", "warn", `no harness has zerodb registered (installed: ${unregistered.map((h) => h.label).join(", ")})`, "zerodb connect")];
+  }
+  for (const h of unregistered) {
+    out.push(check(`harness ${h.name}`, "warn", `${h.label} is installed but zerodb is not registered with it (installed after the last connect?)`, `zerodb connect --harness ${h.name}`));
+  }
   return out;
 }

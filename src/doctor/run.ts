@@ -3,14 +3,14 @@
  * check that cannot run because an earlier one failed says so instead of
  * failing twice.
  */
-import type { Memory, Store } from "../store/types.ts";
+import type { Store } from "../store/types.ts";
 import { captureBehind, captureState, hooksCheck, retentionCheck } from "./capture.ts";
 import { harnessChecks } from "./harnesses.ts";
 import { filesCheck, homeCheck } from "./home.ts";
 import { mcpCheck } from "./mcp.ts";
 import { serverCheck } from "./server.ts";
-import { cleanScratch, objectCheck, roundTripCheck, scratchTenant, storeCheck } from "./store.ts";
-import { type Check, type DoctorContext, check } from "./types.ts";
+import { objectCheck, roundTripCheck, storeCheck } from "./store.ts";
+import { type Check, type DoctorContext, check, why } from "./types.ts";
 
 /** The whole report: ok is false when any check failed. */
 export interface DoctorReport {
@@ -18,25 +18,27 @@ export interface DoctorReport {
   checks: Check[];
 }
 
-/** Runs every check; `first` holds checks made before (the config file's). */
-export async function runDoctor(ctx: DoctorContext, opts: { openStore: () => Promise<Store>; first?: Check[] }): Promise<DoctorReport> {
+/** A store doctor may write to, and how to remove it. */
+export interface ScratchStore {
+  store: Store;
+  /** Closes the store and deletes its directory. */
+  dispose(): void;
+}
+
+/**
+ * Runs every check; `first` holds checks made before (the config file's).
+ * The user's store is only opened and checked; the write round trips run in
+ * `openScratch`'s store, so a doctor run adds no record, LSN or object to the
+ * user's store (issue 17, item 5).
+ */
+export async function runDoctor(ctx: DoctorContext, opts: { openStore: () => Promise<Store>; openScratch: () => Promise<ScratchStore>; first?: Check[] }): Promise<DoctorReport> {
   const checks: Check[] = [...(opts.first ?? []), homeCheck(ctx), filesCheck(ctx)];
   const { check: store, store: opened } = await storeCheck(ctx, opts.openStore);
   checks.push(store);
-  if (opened) {
-    let memory: Memory | undefined;
-    try {
-      memory = opened.memory(scratchTenant());
-      const trip = await roundTripCheck(ctx, memory);
-      const objects = await objectCheck(ctx, memory);
-      checks.push(trip, objects);
-      if (trip.status !== "pass" || objects.status !== "pass") await cleanScratch(memory);
-    } finally {
-      opened.close();
-    }
-  } else {
-    checks.push(check("round trip", "warn", "not run: the store check failed"), check("objects", "warn", "not run: the store check failed"));
-  }
+  // Closed before the MCP check starts a second process on the same store.
+  opened?.close();
+  if (opened) checks.push(...(await scratchChecks(ctx, opts.openScratch)));
+  else checks.push(check("round trip", "warn", "not run: the store check failed"), check("objects", "warn", "not run: the store check failed"));
   checks.push(await mcpCheck(ctx));
   checks.push(...harnessChecks(ctx));
   const capture = captureState(ctx);
@@ -44,4 +46,21 @@ export async function runDoctor(ctx: DoctorContext, opts: { openStore: () => Pro
   if (capture.on) checks.push(retentionCheck(capture, opened ? await captureBehind(ctx) : { error: "the store check failed" }));
   checks.push(await serverCheck(ctx));
   return { ok: checks.every((c) => c.status !== "fail"), checks };
+}
+
+/** The write round trips, in a scratch store on the same file system as the real one. */
+async function scratchChecks(ctx: DoctorContext, open: () => Promise<ScratchStore>): Promise<Check[]> {
+  let scratch: ScratchStore;
+  try {
+    scratch = await open();
+  } catch (err) {
+    const detail = `cannot create a scratch store next to ${ctx.config.dataDir}: ${why(err)}`;
+    return [check("round trip", "fail", detail, `make ${ctx.config.dataDir}'s parent directory writable`), check("objects", "warn", "not run: no scratch store")];
+  }
+  try {
+    const memory = scratch.store.memory("doctor");
+    return [await roundTripCheck(ctx, memory), await objectCheck(ctx, memory)];
+  } finally {
+    scratch.dispose();
+  }
 }

@@ -1,8 +1,8 @@
 /**
  * The store checks of DESIGN.md 7.1: it opens and passes `PRAGMA
- * quick_check`; a write, read, search and forget round trip works in a
- * scratch tenant; and so does an object put, get and forget. The scratch
- * tenant is forgotten afterwards, so doctor leaves no content behind.
+ * quick_check`; a write, read, search and forget round trip works; and so
+ * does an object put, get and forget. The round trips run in a scratch store
+ * that is deleted afterwards: the user's store is never written (issue 17).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -53,12 +53,7 @@ export async function storeCheck(ctx: DoctorContext, open: () => Promise<Store>)
   }
 }
 
-/** A scratch tenant nobody else uses: `doctor-<random>`. */
-export function scratchTenant(): string {
-  return `doctor-${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex")}`;
-}
-
-/** Append, read, search and forget one turn in the scratch tenant. */
+/** Append, read, search and forget one turn (in the scratch store). */
 export async function roundTripCheck(ctx: DoctorContext, m: Memory): Promise<Check> {
   const word = `doctorword${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex")}`;
   const session = "doctor/round-trip";
@@ -74,15 +69,15 @@ export async function roundTripCheck(ctx: DoctorContext, m: Memory): Promise<Che
     const after = await m.read({ session });
     const again = await m.search({ query: word });
     if (after.turns.length !== 0 || again.hits.length !== 0) throw new Error("the forgotten turn is still visible");
-    return check("round trip", "pass", `append, read, search and forget at lsn ${lsn} in scratch tenant ${m.tenant}`);
+    return check("round trip", "pass", `append, read, search and forget at lsn ${lsn} in a scratch store (removed afterwards)`);
   } catch (err) {
     const e = toZeroDbError(err);
     const detail = e.code === "internal" ? String((err as Error).message ?? err) : e.message;
-    return check("round trip", "fail", `write-read-forget in ${m.tenant} failed: ${detail}`, fixFor(e, ctx.config.dataDir));
+    return check("round trip", "fail", `write-read-forget in a scratch store failed: ${detail}`, fixFor(e, ctx.config.dataDir));
   }
 }
 
-/** Put, get and forget one object in the scratch tenant; its blob must be gone afterwards. */
+/** Put, get and forget one object (in the scratch store); its blob must be gone afterwards. */
 export async function objectCheck(ctx: DoctorContext, m: Memory): Promise<Check> {
   // Random bytes: no other ref can share the digest, so the forget must delete the blob.
   const bytes = crypto.getRandomValues(new Uint8Array(4096));
@@ -105,15 +100,5 @@ export async function objectCheck(ctx: DoctorContext, m: Memory): Promise<Check>
     const e = toZeroDbError(err);
     const detail = e.code === "internal" ? String((err as Error).message ?? err) : e.message;
     return check("objects", "fail", `object round trip failed: ${detail}`, fixFor(e, ctx.config.dataDir));
-  }
-}
-
-/** Forgets everything the scratch tenant still holds (after a failed check). */
-export async function cleanScratch(m: Memory): Promise<void> {
-  try {
-    // Any time after the last write covers every record of the tenant.
-    await m.forget({ selector: { before: new Date(Date.now() + 60_000).toISOString() } });
-  } catch {
-    // Best effort: the round trips forgot what they wrote when they passed.
   }
 }

@@ -22,6 +22,8 @@ export interface DoctorContext {
   self: SelfCommand;
   /** The shared flags that select the store, to pass on to `zerodb mcp`. */
   storeArgs: string[];
+  /** The folder doctor runs in: where a harness's folder trust is judged. */
+  cwd: string;
 }
 
 /** A check's result with its name filled in. */

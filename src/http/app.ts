@@ -12,6 +12,7 @@ import { requestLog } from "./log.ts";
 import { factRoutes } from "./routes/facts.ts";
 import { forgetRoutes } from "./routes/forget.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { homeRoutes } from "./routes/home.ts";
 import { linkRoutes } from "./routes/links.ts";
 import { objectRoutes } from "./routes/objects.ts";
 import { searchRoutes } from "./routes/search.ts";
@@ -32,6 +33,7 @@ export function createApp(opts: AppOptions): App {
   app.use(requestLog(log));
   app.use(errorsOnly);
   healthRoutes(app);
+  homeRoutes(app);
   app.use("/v1/*", requireToken(opts.store));
   for (const group of V1) group(app);
   return app;

@@ -88,7 +88,7 @@ describe("cli", () => {
       [["append", "--session", "s", "--meta", "{not json", "x"], "meta"],
       [["append", "--session", "s", "--meta", "[1]", "x"], "meta"],
       [["append", "--session", "s", "--bogus", "1", "x"], "--bogus"],
-      [["append", "--session", "s", "x", "y"], "too many arguments"],
+      [["read", "--session", "s", "x"], "too many arguments"],
       [["append", "--session", "s", "--idem-key", "", "x"], "idem_key"],
       [["read", "--session", "s", "--limit", "1001"], "limit"],
       [["read", "--session", "s", "--limit", "-1"], "limit"],

@@ -268,11 +268,31 @@ describe("--capture", () => {
   });
 });
 
-test("with no harness installed, connect says how to name one", async () => {
+test("issue 17 item 7: with no harness installed, connect names what it looked for, how it decided and to run it again after installing one", async () => {
   using home = tempDir();
-  const r = await runZ(["connect"], { home: home.path });
+  const r = await runZ(["connect"], { home: home.path, env: { PATH: "/nonexistent" } });
   expect(r.code).toBe(0);
-  expect(r.stdout.trim().split("\n").at(-1)).toBe("no agent harness found for this user: install one, or name it with --harness NAME");
+  expect(r.stderr).toBe("");
+  const tail = r.stdout.trim().split("\n").slice(-4);
+  expect(tail[0]).toBe("no agent harness found for this user. Looked for: Claude Code, Codex, Gemini CLI, Cursor, VS Code, Windsurf, opencode, Claude Desktop");
+  expect(tail[1]).toContain("config folder exists");
+  expect(tail[2]).toContain("then run zerodb connect again");
+  expect(tail[3]).toContain("--harness NAME");
+  expect(r.stdout).not.toContain("restart");
+});
+
+test("issue 17 item 7: after connect writes a registration it says to restart running harnesses; not when nothing changed or on a dry run", async () => {
+  using home = tempDir();
+  mkdirSync(join(home.path, ".gemini"));
+  const env = { PATH: "/nonexistent" };
+  const first = await runZ(["connect"], { home: home.path, env });
+  expect(first.code).toBe(0);
+  expect(first.stdout).toContain("restart Gemini CLI if running: a harness reads its MCP servers when it starts.");
+  expect(first.stdout).toContain("Run zerodb connect again");
+  const again = await runZ(["connect"], { home: home.path, env });
+  expect(again.stdout).not.toContain("restart");
+  const dry = await runZ(["connect", "--dry-run", "--harness", "cursor"], { home: home.path, env });
+  expect(dry.stdout).not.toContain("restart");
 });
 
 test("a server named on the command line is registered as flags; a token only by its file's path", async () => {

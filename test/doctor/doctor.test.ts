@@ -34,7 +34,11 @@ describe("a healthy home", () => {
     expect(r.code).toBe(0);
     expect(r.ok).toBe(true);
     expect(r.checks.map((c) => c.name)).toEqual(["config", "home", "files", "store", "round trip", "objects", "mcp", "harnesses", "hooks", "server"]);
-    expect(r.checks.filter((c) => c.status !== "pass")).toEqual([{ name: "harnesses", status: "warn", detail: "no harness has zerodb registered", fix: "zerodb connect" }]);
+    // Nothing is installed, so the fix is to install a harness, not to run connect, which would find nothing (issue 17, item 7).
+    const all = "Claude Code, Codex, Gemini CLI, Cursor, VS Code, Windsurf, opencode, Claude Desktop";
+    expect(r.checks.filter((c) => c.status !== "pass")).toEqual([
+      { name: "harnesses", status: "warn", detail: `no agent harness is installed for this user (looked for ${all})`, fix: `install an agent harness (${all}), then run zerodb connect` },
+    ]);
     expect(statSync(join(home.path, "zerodb")).mode & 0o777).toBe(0o700);
     expect(byName(r, "mcp")!.detail).toContain("serves 12 tools");
   });
@@ -42,12 +46,14 @@ describe("a healthy home", () => {
   test("after connect --capture, every check passes, the harness lines and hooks included", async () => {
     using home = tempDir();
     for (const d of [".claude", ".codex", ".gemini"]) mkdirSync(join(home.path, d));
+    // Gemini CLI trusts the folder doctor runs in; the untrusted case is in first-run.test.ts.
+    writeFileSync(join(home.path, ".gemini", "trustedFolders.json"), JSON.stringify({ [home.path]: "TRUST_FOLDER" }));
     await runJson(["connect", "--capture"], { home: home.path });
     const r = await doctor(home.path);
     expect(r.checks.filter((c) => c.status !== "pass")).toEqual([]);
     expect(r.code).toBe(0);
     expect(r.checks.map((c) => c.name)).toEqual(["config", "home", "files", "store", "round trip", "objects", "mcp", "harness claude-code", "harness codex", "harness gemini", "hooks", "retention", "server"]);
-    // The scratch tenant's content was forgotten: the user's tenant is untouched.
+    // The round trips ran in a scratch store: the user's store holds nothing.
     const stats = await runJson<{ turns: { count: number }; objects: { count: number } }>(["stats"], { home: home.path });
     expect([stats.turns.count, stats.objects.count]).toEqual([0, 0]);
   });

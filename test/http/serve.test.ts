@@ -22,7 +22,7 @@ describe("zerodb serve", () => {
     await fetch(`${server.url}/v1/whoami`, { headers: { authorization: "Bearer zdb_wrong" } });
     await fetch(`${server.url}/v1/nothing`, { headers });
     await server.waitForLine(/^GET - 404 /);
-    const lines = server.stderr().trim().split("\n").slice(1);
+    const lines = server.stderr().trim().split("\n").filter((l) => /^[A-Z]+ /.test(l));
     expect(lines.map((l) => l.replace(/ \d+\.\d+ms$/, " <ms>"))).toEqual([
       "GET /healthz 200 <ms>",
       "POST /v1/turns 200 <ms>",
@@ -33,6 +33,35 @@ describe("zerodb serve", () => {
     ]);
     const log = server.stderr();
     for (const secret of [token, "zdb_wrong", "body words", "private/name", "hidden/key", "fact value"]) expect(log).not.toContain(secret);
+  });
+
+  test("issue 17 item 6: the start-up lines say where the store is, what tokens and tenants are, and that the local CLI uses tenant local; GET / says what this is", async () => {
+    using dir = tempDir();
+    const token = await createToken(dir.path, "alice");
+    await using server = await startServer(dir.path);
+    await server.waitForLine(/^ {2}about: /);
+    const start = server.stderr().trim().split("\n");
+    expect(start[0]).toBe(`zerodb listening on ${server.url}`);
+    expect(start[1]).toBe(`  store:   ${dir.path}/zerodb/data`);
+    expect(start[2]).toContain("1 token(s), for tenant(s) alice. Create one: zerodb token create --tenant NAME");
+    expect(start[3]).toContain("use tenant 'local'");
+    expect(start[3]).toContain(`--url ${server.url} --token-file FILE`);
+    expect(start.join("\n")).not.toContain(token);
+
+    await fetch(`${server.url}/v1/turns`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ session: "alice/secret-plans", entries: [{ role: "note", content: "private words" }] }),
+    });
+    const home = await fetch(`${server.url}/`);
+    expect(home.status).toBe(200);
+    expect(home.headers.get("content-type")).toContain("text/html");
+    const page = await home.text();
+    expect(page).toContain("This is a zerodb server");
+    expect(page).toContain("/healthz");
+    expect(page).toContain("zerodb token create --tenant NAME");
+    expect(page).toContain("tenant <code>local</code>");
+    for (const data of ["alice", "secret-plans", "private words"]) expect(page).not.toContain(data);
   });
 
   test("refuses a non-loopback host without --allow-remote, and says so", async () => {

@@ -1,7 +1,7 @@
 /**
  * Step `doctor`: `zerodb doctor --json` in the empty home passes (DESIGN.md
  * 7.1 and section 10: CI's smoke). It opens the store, runs a round trip in
- * a scratch tenant and starts its own `zerodb mcp`, so it also proves the
+ * a scratch store and starts its own `zerodb mcp`, so it also proves the
  * binary can run itself with no node or bun on PATH.
  */
 import { type Sandbox, StepFailure, expect } from "../sandbox.ts";

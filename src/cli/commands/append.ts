@@ -4,6 +4,8 @@ import { withMemory } from "../context.ts";
 import { decodeUtf8, jsonObjectFlag, stringFlag } from "../parse.ts";
 import { AppendInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
+import { CONTENT_MAX_BYTES } from "../../limits.ts";
+import { hintIfTerminal, readStdin } from "../stdin.ts";
 
 /** `zerodb append`: one entry, content from the argument or stdin. */
 export default zcommand({
@@ -14,11 +16,13 @@ export default zcommand({
     "idem-key": { type: "string", description: "an idempotency key: a retry with it is not written twice", valueHint: "key" },
     meta: { type: "string", description: "a JSON object of extra data", valueHint: "json" },
     redact: { type: "boolean", default: true, description: "take secrets out first; --no-redact stores the content as given (its meta then says redaction: off)" },
-    content: { type: "positional", description: "the content (read from stdin when absent)", required: false },
+    // Every word after the flags is the content: `zerodb append --session n this is my note` needs no quotes.
+    content: { type: "positional", description: "the content, one or more words (read from stdin when absent)", required: false, variadic: true },
   },
   async run(args) {
     const meta = jsonObjectFlag("meta", args.meta);
-    const content = args.content !== undefined ? String(args.content) : decodeUtf8("content", await Bun.stdin.bytes());
+    const words = (args._ as string[] | undefined) ?? [];
+    const content = words.length > 0 ? words.join(" ") : await contentFromStdin();
     const entry = {
       role: stringFlag(args.role) ?? "note",
       content,
@@ -35,3 +39,8 @@ export default zcommand({
       ...(r.redacted ? [`${r.redacted} secret${r.redacted === 1 ? " was" : "s were"} redacted`] : []),
     ].join("\n"),
 });
+
+async function contentFromStdin(): Promise<string> {
+  hintIfTerminal("the content", "give it as words: zerodb append --session NAME your note");
+  return decodeUtf8("content", await readStdin("content", CONTENT_MAX_BYTES));
+}

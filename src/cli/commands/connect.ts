@@ -1,7 +1,7 @@
 import { ensureHome } from "../../config.ts";
 import { type FileJob, type Outcome, mcpJobs, runJobs } from "../../harness/connect.ts";
 import { captureConfigJob, hooksJob } from "../../harness/jobs.ts";
-import { claudeCode } from "../../harness/registry.ts";
+import { HARNESSES, claudeCode } from "../../harness/registry.ts";
 import { hookCommand, selfCommand, serverSpec } from "../../harness/spec.ts";
 import { zcommand } from "../command.ts";
 import { failedExit, harnessArg, harnessContext, renderOutcomes, selection } from "../connect-common.ts";
@@ -42,6 +42,30 @@ export default zcommand({
     if (args.capture === true) jobs.push(captureConfigJob(config.configFile, true));
     return { dry_run: dryRun, command: spec.command, results: runJobs(jobs, dryRun) };
   },
-  human: renderOutcomes,
+  human: (r: { dry_run: boolean; results: Outcome[] }) => [renderOutcomes(r), ...nextSteps(r)].join("\n"),
   exitCode: failedExit,
 });
+
+/**
+ * What to do next, said once under the per-file lines (issue 17, item 7):
+ * nothing found means install a harness first; anything written means a
+ * running harness must restart to start zerodb.
+ */
+function nextSteps(r: { dry_run: boolean; results: Outcome[] }): string[] {
+  const mcp = r.results.filter((o) => o.what === "mcp");
+  if (mcp.length > 0 && mcp.every((o) => o.status === "skipped")) {
+    return [
+      `no agent harness found for this user. Looked for: ${HARNESSES.map((h) => h.label).join(", ")}`,
+      "(a harness counts as installed when its config folder exists, such as ~/.claude or ~/.gemini, or its command is on PATH).",
+      "Install one (for example: npm install -g @anthropic-ai/claude-code), start it once, then run zerodb connect again;",
+      "or write one harness's config anyway with zerodb connect --harness NAME.",
+    ];
+  }
+  if (r.dry_run) return [];
+  const changed = r.results.filter((o) => o.what === "mcp" && (o.status === "added" || o.status === "updated"));
+  if (changed.length === 0) return [];
+  return [
+    `restart ${changed.map((o) => o.label).join(", ")} if running: a harness reads its MCP servers when it starts.`,
+    "Installed another harness later? Run zerodb connect again; zerodb doctor tells you when one is missing.",
+  ];
+}

@@ -1,7 +1,9 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { type Config, ensureHome, resolveConfig } from "../../config.ts";
 import { toZeroDbError } from "../../errors.ts";
-import { type DoctorReport, runDoctor } from "../../doctor/run.ts";
+import { type DoctorReport, type ScratchStore, runDoctor } from "../../doctor/run.ts";
 import { type Check, check } from "../../doctor/types.ts";
 import { selfCommand } from "../../harness/spec.ts";
 import { zcommand } from "../command.ts";
@@ -33,6 +35,33 @@ function storeArgs(args: SharedFlags): string[] {
   return out;
 }
 
+/**
+ * A fresh store for the write checks, next to the real data dir (the same
+ * file system, so a full disk or a read-only mount still shows), or in the
+ * OS temp dir when that parent cannot take it; deleted when disposed.
+ */
+async function openScratch(config: Config): Promise<ScratchStore> {
+  let dir: string;
+  try {
+    dir = mkdtempSync(join(dirname(config.dataDir), ".zerodb-doctor-"));
+  } catch {
+    dir = mkdtempSync(join(tmpdir(), "zerodb-doctor-"));
+  }
+  try {
+    const store = await openLocalStore({ ...config, dataDir: join(dir, "data") });
+    return {
+      store,
+      dispose() {
+        store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
 const MARK = { pass: "ok  ", warn: "warn", fail: "FAIL" } as const;
 
 /** `zerodb doctor`: every check of DESIGN.md 7.1, one line each; exit 1 on any failure. */
@@ -48,8 +77,8 @@ export default zcommand({
         // The home check says why (a parent another user can change, ...).
       }
     }
-    const ctx = { config, harness: harnessContext(), self: selfCommand(process.execPath, Bun.main), storeArgs: storeArgs(args) };
-    return runDoctor(ctx, { openStore: () => openLocalStore(config), first: [first] });
+    const ctx = { config, harness: harnessContext(), self: selfCommand(process.execPath, Bun.main), storeArgs: storeArgs(args), cwd: process.cwd() };
+    return runDoctor(ctx, { openStore: () => openLocalStore(config), openScratch: () => openScratch(config), first: [first] });
   },
   human: (r: DoctorReport) => {
     const width = Math.max(...r.checks.map((c) => c.name.length));

@@ -9,13 +9,14 @@ import { parseInput } from "../../schema/parse.ts";
 export default zcommand({
   meta: { name: "fact list", description: "List current facts" },
   args: {
-    prefix: { type: "string", description: "only keys starting with this", valueHint: "prefix" },
+    // Named as forget names it; --prefix stays as a hidden alias for scripts (issue 17, item 3).
+    "fact-prefix": { type: "string", alias: ["prefix"], description: "only keys starting with this", valueHint: "prefix" },
     after: { type: "string", description: "only keys after this (the previous page's next)", valueHint: "key" },
     limit: { type: "string", description: "page size, 1 to 1000 (default 100)", valueHint: "n" },
   },
   run: (args) => {
     // Validated before the store is opened: bad input never touches disk (I6, D3).
-    const input = parseInput(FactListInput, { prefix: stringFlag(args.prefix), after: stringFlag(args.after), limit: intFlag("limit", args.limit) });
+    const input = parseInput(FactListInput, { prefix: stringFlag(args["fact-prefix"]), after: stringFlag(args.after), limit: intFlag("limit", args.limit) });
     return withMemory(args, (m) => m.factList(input));
   },
   human: (r: FactListResult) => {

@@ -1,6 +1,7 @@
 import { closeSync, createReadStream, fstatSync, openSync } from "node:fs";
 import { ZeroDbError } from "../../errors.ts";
 import { zcommand } from "../command.ts";
+import { hintIfTerminal } from "../stdin.ts";
 import { withStore } from "../context.ts";
 
 /** Splits a byte stream into lines, decoding each as strict UTF-8. */
@@ -50,6 +51,7 @@ export default zcommand({
     }
     return withStore(args, async (store) => {
       // A node stream for files: Bun.file().stream() fails on a character device (/dev/null) with EPERM from epoll.
+      if (file === "-") hintIfTerminal("the export (JSONL)", "give the file: zerodb import FILE");
       const stream: AsyncIterable<Uint8Array> = file === "-" ? Bun.stdin.stream() : createReadStream(file, { highWaterMark: 1 << 20 });
       async function* records() {
         for await (const { n, line } of utf8Lines(stream)) {

@@ -7,6 +7,7 @@ import { withMemory } from "../context.ts";
 import { stringFlag } from "../parse.ts";
 import { byteProgress } from "../progress.ts";
 import { ObjectPutMeta } from "../../schema/ops.ts";
+import { hintIfTerminal } from "../stdin.ts";
 import { parseInput } from "../../schema/parse.ts";
 
 /** Counts bytes as they stream past, for the progress line. */
@@ -52,6 +53,7 @@ export default zcommand({
       ...(args["idem-key"] !== undefined ? { idem_key: String(args["idem-key"]) } : {}),
     });
     const progress = byteProgress(`storing ${fromStdin ? "stdin" : basename(file)}`, size);
+    if (fromStdin) hintIfTerminal("the object's bytes", "give a file: zerodb object put FILE");
     const source = (fromStdin ? Bun.stdin : Bun.file(resolve(file))).stream() as unknown as AsyncIterable<Uint8Array>;
     try {
       return await withMemory(args, (m) => m.objectPut(counted(source, progress.update), meta));

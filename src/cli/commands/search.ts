@@ -12,7 +12,8 @@ export default zcommand({
     // Every word after the command is the query: `zerodb search deploy key` needs no quotes.
     query: { type: "positional", description: 'what to find: words or a question ("a phrase" in quotes, word* for a prefix)', required: true, variadic: true },
     session: { type: "string", description: "only this session", valueHint: "name" },
-    prefix: { type: "string", description: "only sessions whose name starts with this", valueHint: "prefix" },
+    // --prefix was this flag's first name; it stays as a hidden alias so scripts keep working (issue 17, item 3).
+    "session-prefix": { type: "string", alias: ["prefix"], description: "only sessions whose name starts with this", valueHint: "prefix" },
     role: { type: "string", description: "only turns of this role", valueHint: "role" },
     limit: { type: "string", description: "at most this many hits, 1 to 1000 (default 100)", valueHint: "n" },
     "all-words": { type: "boolean", description: "only turns holding every word of the query" },
@@ -24,7 +25,7 @@ export default zcommand({
     const input = parseInput(SearchInput, {
       query: words.join(" "),
       session: stringFlag(args.session),
-      prefix: stringFlag(args.prefix),
+      prefix: stringFlag(args["session-prefix"]),
       role: stringFlag(args.role),
       limit: intFlag("limit", args.limit),
       all_words: args["all-words"] === true ? true : undefined,

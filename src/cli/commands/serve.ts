@@ -3,6 +3,7 @@ import { zcommand } from "../command.ts";
 import { configFrom, openLocalStore } from "../context.ts";
 import { writeErr } from "../output.ts";
 import { UsageError, intFlag } from "../parse.ts";
+import type { TokenListResult } from "../../schema/tokens.ts";
 
 const SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
@@ -40,7 +41,8 @@ export default zcommand({
         "host",
       );
     }
-    const store = await openLocalStore(configFrom(args));
+    const config = configFrom(args);
+    const store = await openLocalStore(config);
     try {
       const [{ createApp }, { serveHttp }] = await Promise.all([import("../../http/app.ts"), import("../../http/serve.ts")]);
       const app = createApp({ store, log: writeErr });
@@ -50,6 +52,7 @@ export default zcommand({
         void server.abort();
       });
       writeErr(`zerodb listening on ${server.url}`);
+      for (const line of startLines(server.url, config.dataDir, await store.tokens.list())) writeErr(line);
       const signal = await signals.signal;
       writeErr(`zerodb: ${signal}: shutting down, ${server.inFlight()} request(s) in flight`);
       await server.stop();
@@ -61,3 +64,21 @@ export default zcommand({
     return undefined;
   },
 });
+
+/**
+ * What a person starting the server needs next (issue 17, item 6): where the
+ * store is, that every token acts in one tenant and how to make one, and
+ * that the local CLI and MCP act in tenant `local`, so data written with a
+ * token does not show there unless asked for.
+ */
+export function startLines(url: string, dataDir: string, tokens: TokenListResult): string[] {
+  const live = tokens.tokens.filter((t) => t.revoked === null);
+  const tenants = [...new Set(live.map((t) => t.tenant))].sort();
+  const have = live.length === 0 ? "no tokens yet" : `${live.length} token(s), for tenant(s) ${tenants.join(", ")}`;
+  return [
+    `  store:   ${dataDir}`,
+    `  tokens:  every /v1 request needs a Bearer token, and a token acts in one tenant; ${have}. Create one: zerodb token create --tenant NAME`,
+    `  local:   the CLI and MCP on this machine use tenant 'local' (the store directly); add --tenant NAME to see a token's tenant, or --url ${url} --token-file FILE to go through this server`,
+    `  about:   ${url}/ says what this server is; ${url}/healthz answers without a token`,
+  ];
+}

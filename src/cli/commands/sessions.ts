@@ -9,13 +9,14 @@ import { parseInput } from "../../schema/parse.ts";
 export default zcommand({
   meta: { name: "sessions", description: "List sessions" },
   args: {
-    prefix: { type: "string", description: "only sessions whose name starts with this", valueHint: "prefix" },
+    // --prefix was this flag's first name; it stays as a hidden alias so scripts keep working (issue 17, item 3).
+    "session-prefix": { type: "string", alias: ["prefix"], description: "only sessions whose name starts with this", valueHint: "prefix" },
     after: { type: "string", description: "only sessions named after this (the previous page's next)", valueHint: "name" },
     limit: { type: "string", description: "page size, 1 to 1000 (default 100)", valueHint: "n" },
   },
   run: (args) => {
     // Validated before the store is opened: bad input never touches disk (I6, D3).
-    const input = parseInput(SessionsInput, { prefix: stringFlag(args.prefix), after: stringFlag(args.after), limit: intFlag("limit", args.limit) });
+    const input = parseInput(SessionsInput, { prefix: stringFlag(args["session-prefix"]), after: stringFlag(args.after), limit: intFlag("limit", args.limit) });
     return withMemory(args, (m) => m.sessions(input));
   },
   human: (r: SessionsResult) => {

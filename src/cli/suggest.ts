@@ -1,0 +1,30 @@
+/** "Did you mean": the closest known name to a mistyped one, as git and gh offer. */
+
+/** Levenshtein distance between two short strings. */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** The known name nearest to `typed`, when it is near enough to be a typo (or `typed` starts it). */
+export function closest(typed: string, known: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const k of known) {
+    const d = k.startsWith(typed) && typed.length >= 2 ? 0.5 : distance(typed, k);
+    if (d < bestD) [best, bestD] = [k, d];
+  }
+  // A third of the word may be wrong: serach -> search, sesion -> session, but not x -> read.
+  return best !== undefined && bestD <= Math.max(1, Math.floor(typed.length / 3)) ? best : undefined;
+}
+
+/** The " (did you mean X?)" tail of an error, or "". */
+export function didYouMean(typed: string, known: Iterable<string>, render: (s: string) => string = (s) => s): string {
+  const c = closest(typed, known);
+  return c === undefined ? "" : ` (did you mean '${render(c)}'?)`;
+}
