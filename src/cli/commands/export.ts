@@ -52,7 +52,6 @@ export default zcommand({
           }
         }
         if (buf) await writeOut(buf);
-        if (!args.json) return undefined;
         return undefined;
       }
       const out = resolve(String(args.out));
