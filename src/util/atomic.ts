@@ -93,7 +93,7 @@ export function createTemp(path: string, opts: TempOptions = {}): TempFile {
   let fd: number | undefined;
   let current = path;
   let size = 0;
-  // "gone": renamed into place, so the temp name no longer holds our file.
+  // "gone": the temp name no longer holds our file (renamed into place), or never did (EEXIST).
   let gone = false;
   const discard = () => {
     if (fd !== undefined) {
