@@ -129,11 +129,19 @@ export function readConfigFile(path: string): ConfigFile {
   }
 }
 
-/**
- * Resolves the configuration: defaults <- file <- environment <- flags.
- * `fileOverride` stands in for the config file (doctor goes on with `{}` after reporting a bad one).
- */
-export function resolveConfig(flags: ConfigFlags = {}, env: Env = process.env, cwd = process.cwd(), fileOverride?: ConfigFile): Config {
+/** Where resolveConfig reads from besides the flags. */
+export interface ResolveOptions {
+  /** The environment (default process.env). */
+  env?: Env;
+  /** The directory relative paths resolve against (default process.cwd()). */
+  cwd?: string;
+  /** Stands in for the config file (doctor goes on with `{}` after reporting a bad one). */
+  fileOverride?: ConfigFile;
+}
+
+/** Resolves the configuration: defaults <- file <- environment <- flags. */
+export function resolveConfig(flags: ConfigFlags = {}, opts: ResolveOptions = {}): Config {
+  const { env = process.env, cwd = process.cwd(), fileOverride } = opts;
   const home = flags.home ? resolve(cwd, flags.home) : resolveHome(env);
   const configFile = flags.config ? resolve(cwd, flags.config) : join(home, "config.json");
   const file = fileOverride ?? readConfigFile(configFile);

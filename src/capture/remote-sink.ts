@@ -8,6 +8,7 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { z } from "zod";
 import { isZeroDbError } from "../errors.ts";
 import { APPEND_MAX_ENTRIES, HTTP_BODY_MAX_BYTES } from "../limits.ts";
 import { type CaptureBatch, type CaptureCursor, type CaptureEntry, type CommitOutcome, type CursorRow, compareCursors, cursorOf, resumeIndex } from "../store/capture.ts";
@@ -21,6 +22,18 @@ import { listDir } from "../util/fs.ts";
 /** Room left in a request body for the envelope around the entries. */
 const BODY_BUDGET = HTTP_BODY_MAX_BYTES - 64 * 1024;
 
+/** A cursor file as `save` writes it; anything else (torn by hand, another version) reads as no cursor. */
+const CursorFile = z.object({
+  source: z.string(),
+  session: z.string(),
+  path: z.string(),
+  // z.int() is a safe integer, as Number.isSafeInteger was.
+  offset: z.int(),
+  position: z.int(),
+  chunk: z.int(),
+  updated: z.number(),
+}) satisfies z.ZodType<CursorRow>;
+
 /** The directory of a server's and tenant's cursor files. */
 export function remoteCursorDir(home: string, url: string, tenant: string): string {
   return join(home, "capture", sha256Hex(`${url}\n${tenant}`).slice(0, 16));
@@ -30,14 +43,14 @@ export function remoteCursorDir(home: string, url: string, tenant: string): stri
 export function remoteSink(memory: Memory, dir: string): CaptureSink {
   const file = (source: string) => join(dir, `${sha256Hex(source).slice(0, 32)}.json`);
   const read = (path: string): CursorRow | undefined => {
+    let json: unknown;
     try {
-      const row = JSON.parse(readFileSync(path, "utf8")) as CursorRow;
-      return typeof row.source === "string" && Number.isSafeInteger(row.offset) && Number.isSafeInteger(row.position) && Number.isSafeInteger(row.chunk)
-        ? row
-        : undefined;
+      json = JSON.parse(readFileSync(path, "utf8"));
     } catch {
       return undefined;
     }
+    const row = CursorFile.safeParse(json);
+    return row.success ? row.data : undefined;
   };
   const save = (batch: CaptureBatch, cursor: CaptureCursor) => {
     // Another run may have moved it further meanwhile: never move it back.

@@ -79,7 +79,14 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
         bytes: Math.min(left.bytes, budget.batchBytes ?? left.bytes),
       };
       // Only a run's first entry may pass the byte budget alone (it can hold no more than one chunk anyway).
-      const read = readBatch(source, start, row?.session ?? opts.session, opts.redact, { ...limits, firstFree: result.lines === 0 && result.bytes === 0 }, budget.deadline, warnings);
+      const read = readBatch(source, {
+        start,
+        session: row?.session ?? opts.session,
+        redact: opts.redact,
+        limits: { ...limits, firstFree: result.lines === 0 && result.bytes === 0 },
+        deadline: budget.deadline,
+        warnings,
+      });
       if (read === undefined) break;
       const { batch, lines, bytes, complete, images } = read;
       if (batch.end.position === start.position && batch.end.chunk === start.chunk) {
@@ -110,15 +117,21 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
   return result;
 }
 
+/** How readBatch reads a source: from where, into which session, within what limits, and where warnings go. */
+interface ReadBatchOptions {
+  start: CaptureCursor;
+  session: string;
+  redact: boolean;
+  /** Entries and bytes of this batch; `firstFree`: the first entry may pass the byte limit alone. */
+  limits: { entries: number; bytes: number; firstFree: boolean };
+  deadline: number | undefined;
+  warnings: Set<string>;
+}
+
 /** A batch read from a source, or undefined when the file cannot be read (a warning says why). */
 function readBatch(
   source: Source,
-  start: CaptureCursor,
-  session: string,
-  redact: boolean,
-  limits: { entries: number; bytes: number; firstFree: boolean },
-  deadline: number | undefined,
-  warnings: Set<string>,
+  { start, session, redact, limits, deadline, warnings }: ReadBatchOptions,
 ): { batch: CaptureBatch; lines: number; bytes: number; complete: boolean; images: PendingImage[] } | undefined {
   let reader;
   try {

@@ -60,10 +60,10 @@ export async function startContext(
   const sections: string[] = [];
   const facts = await projectFacts(memory, opts.project);
   if (facts.length > 0) sections.push(["## Facts", ...facts].join("\n"));
-  const notes = (await tail(memory, opts.project, 8)).reverse();
+  const notes = (await tail(memory, { session: opts.project, n: 8 })).reverse();
   if (notes.length > 0) sections.push(["## Latest notes", ...notes.map((t) => `- ${oneLine(t.content, 400)}`)].join("\n"));
   if (typeof prev?.session === "string" && prev.session !== opts.session) {
-    const turns = await tail(memory, prev.session, 10, said);
+    const turns = await tail(memory, { session: prev.session, n: 10, keep: said });
     if (turns.length > 0) {
       const when = typeof prev.started === "string" ? `, started ${prev.started}` : "";
       sections.push([`## How the previous session ended (${prev.session}${when})`, ...turns.map((t) => `${t.role}: ${oneLine(t.content, 500)}`)].join("\n"));
@@ -99,10 +99,11 @@ async function projectFacts(memory: Memory, project: string): Promise<string[]> 
 }
 
 /**
- * The last `n` turns of a session that pass `keep`, oldest first, read in
- * growing LSN windows back from its end (the Memory interface pages forward only).
+ * The last `n` turns of a session that pass `keep` (default: all), oldest
+ * first, read in growing LSN windows back from its end (the Memory interface
+ * pages forward only).
  */
-async function tail(memory: Memory, session: string, n: number, keep: (t: Turn) => boolean = () => true): Promise<Turn[]> {
+async function tail(memory: Memory, { session, n, keep = () => true }: { session: string; n: number; keep?: (t: Turn) => boolean }): Promise<Turn[]> {
   const listing = await optional(() => memory.sessions({ prefix: session, limit: 1 }));
   const info = listing?.sessions[0];
   if (!info || info.name !== session) return [];

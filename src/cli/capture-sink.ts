@@ -12,13 +12,16 @@ import { guardPrivatePaths } from "../util/private-path.ts";
 import type { SharedFlags } from "./args.ts";
 import { openLocalStore, withMemory } from "./context.ts";
 
+/** Which sink withCaptureSink opens: the shared flags, their configuration, and whether to trace SQL (local store only). */
+export interface CaptureSinkOptions {
+  flags: SharedFlags;
+  config: Config;
+  trace?: boolean;
+}
+
 /** Runs `fn` with the sink of the configuration, closing it afterwards. */
-export async function withCaptureSink<T>(
-  flags: SharedFlags,
-  config: Config,
-  fn: (sink: CaptureSink & { trace?: SqlTrace }) => Promise<T>,
-  opts: { trace?: boolean } = {},
-): Promise<T> {
+export async function withCaptureSink<T>(opts: CaptureSinkOptions, fn: (sink: CaptureSink & { trace?: SqlTrace }) => Promise<T>): Promise<T> {
+  const { flags, config } = opts;
   if (config.url) {
     const url = config.url;
     // The cursors live in the home: not in one another user owns or can write (issue 14, item 3).
@@ -29,7 +32,7 @@ export async function withCaptureSink<T>(
   const tenant = (await import("../store/sqlite/store.ts")).checkTenant(config.tenant ?? "local");
   const store = await openLocalStore(config);
   try {
-    return await fn(localSink(store, tenant, opts));
+    return await fn(localSink(store, tenant, { trace: opts.trace }));
   } finally {
     store.close();
   }

@@ -1,5 +1,5 @@
 /** Writing results and errors for people and for --json (DESIGN.md 6.3). */
-import { CODES, ZeroDbError, toZeroDbError } from "../errors.ts";
+import { CODES, toZeroDbError } from "../errors.ts";
 
 /** Writes to stdout and resolves once the bytes are handed to the OS (pipes included). */
 export function writeOut(text: string | Uint8Array): Promise<void> {
@@ -25,9 +25,4 @@ export async function reportError(err: unknown, json: boolean): Promise<number> 
   writeErr(`zerodb: ${e.code === "internal" ? "internal error" : e.message}`);
   if (process.env.ZERODB_DEBUG && e.cause) writeErr(String((e.cause as Error)?.stack ?? e.cause));
   return usage ? 2 : CODES[e.code].exit;
-}
-
-/** Error for a command that needs something the build or configuration lacks. */
-export function unavailable(message: string): ZeroDbError {
-  return new ZeroDbError("unavailable", message);
 }

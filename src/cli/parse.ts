@@ -1,5 +1,6 @@
 /** Turning flag strings into typed values, with errors naming the flag. */
 import { ZeroDbError, invalid } from "../errors.ts";
+import { wholeNumber } from "../util/whole-number.ts";
 
 /** A usage error: exit code 2, one line. */
 export class UsageError extends ZeroDbError {
@@ -11,11 +12,7 @@ export class UsageError extends ZeroDbError {
 
 /** A non-negative integer flag, or undefined when absent. */
 export function intFlag(field: string, value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "string" || !/^\d{1,16}$/.test(value)) throw invalid(field, "must be a whole number");
-  const n = Number(value);
-  if (!Number.isSafeInteger(n)) throw invalid(field, "is too large");
-  return n;
+  return value === undefined ? undefined : wholeNumber(field, value);
 }
 
 /** A JSON object flag (such as --meta). */

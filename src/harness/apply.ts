@@ -6,9 +6,9 @@
  * bytes are kept in `<file>.zerodb-backup`; a symlinked file is written
  * through the link, not replaced by a copy.
  */
-import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, statSync, unlinkSync } from "node:fs";
 import { dirname } from "node:path";
-import { fsyncDir, tempPathFor } from "../util/atomic.ts";
+import { fsyncDir, writeFileAtomic } from "../util/atomic.ts";
 
 /** Suffix of the one backup kept beside each file zerodb edits. */
 export const BACKUP_SUFFIX = ".zerodb-backup";
@@ -60,28 +60,6 @@ export function readBackup(state: FileState): string | undefined {
   }
 }
 
-/** Writes `data` to `path` atomically with exactly `mode` (the umask is not trusted). */
-function writeAtomic(path: string, data: Uint8Array, mode: number): void {
-  const tmp = tempPathFor(path);
-  const fd = openSync(tmp, "wx", 0o600);
-  try {
-    fchmodSync(fd, mode);
-    for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off);
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(tmp, path);
-  } catch (err) {
-    try {
-      closeSync(fd);
-    } catch {}
-    try {
-      unlinkSync(tmp);
-    } catch {}
-    throw err;
-  }
-  fsyncDir(dirname(path));
-}
-
 /**
  * Replaces the file read as `state` with `text` (undefined: removes it):
  * first the backup (the bytes before this change), then the file itself,
@@ -99,12 +77,13 @@ export function writeState(state: FileState, text: string | undefined): void {
   const same = now === undefined ? state.bytes === undefined : state.bytes !== undefined && Buffer.compare(Buffer.from(now), Buffer.from(state.bytes)) === 0;
   if (!same) throw new ChangedUnderfootError(state.path);
   // An empty backup records that there was no file: disconnect can then remove the file it created.
-  writeAtomic(state.real + BACKUP_SUFFIX, state.bytes ?? new Uint8Array(0), state.mode ?? 0o600);
+  // Each write has exactly the file's mode (fchmod: the umask is not trusted).
+  writeFileAtomic(state.real + BACKUP_SUFFIX, state.bytes ?? new Uint8Array(0), { mode: state.mode ?? 0o600 });
   if (text === undefined) {
     unlinkSync(state.real);
     fsyncDir(dir);
     return;
   }
   // A new file is private: harness configs can hold tokens of other servers.
-  writeAtomic(state.real, Buffer.from(text, "utf8"), state.mode ?? 0o600);
+  writeFileAtomic(state.real, text, { mode: state.mode ?? 0o600 });
 }

@@ -7,6 +7,7 @@
  */
 import { ZeroDbError, invalid } from "../errors.ts";
 import { HTTP_BODY_MAX_BYTES } from "../limits.ts";
+import { digitsValue } from "../util/whole-number.ts";
 
 /** too_large for a body, naming the limit. */
 function bodyTooLarge(what: string): ZeroDbError {
@@ -53,8 +54,10 @@ export async function readJsonBody(req: Request): Promise<unknown> {
   checkJsonType(req.headers.get("content-type"));
   const declared = req.headers.get("content-length");
   if (declared !== null) {
-    if (!/^\d{1,16}$/.test(declared)) throw invalid("content-length", "must be a whole number");
-    if (Number(declared) > HTTP_BODY_MAX_BYTES) throw bodyTooLarge(`its Content-Length of ${declared} bytes is`);
+    // Past the limit is too_large (413), however large: not wholeNumber's "is too large" (400).
+    const length = digitsValue(declared);
+    if (length === undefined) throw invalid("content-length", "must be a whole number");
+    if (length > HTTP_BODY_MAX_BYTES) throw bodyTooLarge(`its Content-Length of ${declared} bytes is`);
   }
   const bytes = await readLimited(req.body, HTTP_BODY_MAX_BYTES);
   if (bytes.byteLength === 0) throw invalid("body", "required: a JSON object");

@@ -7,6 +7,7 @@
 import type { z } from "zod";
 import { ZeroDbError, invalid } from "../errors.ts";
 import { parseInput } from "../schema/parse.ts";
+import { wholeNumber } from "../util/whole-number.ts";
 
 /** One query parameter: the input field it fills (when named differently) and whether it is a number. */
 export interface QueryParam {
@@ -22,14 +23,6 @@ function decode(raw: string, field: string): string {
   } catch {
     throw invalid(field, "is not valid percent-encoded UTF-8");
   }
-}
-
-/** A whole number of at most 16 digits. */
-function int(value: string, field: string): number {
-  if (!/^\d{1,16}$/.test(value)) throw invalid(field, "must be a whole number");
-  const n = Number(value);
-  if (!Number.isSafeInteger(n)) throw invalid(field, "is too large");
-  return n;
 }
 
 /** `true`/`1` or `false`/`0`. */
@@ -55,7 +48,7 @@ export function queryInput<S extends z.ZodType>(url: string, schema: S, params: 
     if (!param) throw invalid(name, "unknown query parameter");
     const field = param.field ?? name;
     if (Object.hasOwn(input, field)) throw invalid(name, "given more than once");
-    input[field] = param.int ? int(value, name) : param.bool ? bool(value, name) : value;
+    input[field] = param.int ? wholeNumber(name, value) : param.bool ? bool(value, name) : value;
   }
   try {
     return parseInput(schema, input);

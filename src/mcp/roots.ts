@@ -89,7 +89,7 @@ function outside(field: string, roots: string[]): ZeroDbError {
  * outright, then the path must lie inside a root before anything on disk
  * is looked at, so nothing is revealed about files outside the roots.
  */
-function lexical(path: string, cwd: string, roots: string[], field: string): string {
+function lexical(path: string, { cwd, roots, field }: { cwd: string; roots: string[]; field: string }): string {
   // A NUL byte cannot be in a file name; the file system calls would throw an internal error.
   if (path.includes("\u0000")) throw invalid(field, "must not contain a NUL character");
   if (path.split(/[\\/]/).includes("..")) throw invalid(field, "must not contain '..' segments");
@@ -100,7 +100,7 @@ function lexical(path: string, cwd: string, roots: string[], field: string): str
 
 /** A file inside the roots opened for reading: its descriptor (the caller closes it) and size. */
 export function openInsideRoots(path: string, opts: { cwd: string; roots: string[]; field: string }): { fd: number; size: number; real: string } {
-  const abs = lexical(path, opts.cwd, opts.roots, opts.field);
+  const abs = lexical(path, opts);
   let real: string;
   try {
     real = realpathSync(abs);
@@ -126,7 +126,7 @@ export function openInsideRoots(path: string, opts: { cwd: string; roots: string
  * never overwritten; the final create is exclusive anyway).
  */
 export function newFileInsideRoots(path: string, opts: { cwd: string; roots: string[]; field: string }): string {
-  const abs = lexical(path, opts.cwd, opts.roots, opts.field);
+  const abs = lexical(path, opts);
   let parent: string;
   try {
     parent = realpathSync(dirname(abs));

@@ -4,10 +4,10 @@
  * native SHA-256, fsyncs it, and only then links it into place; readers only
  * ever find complete, fsynced files at a digest's path.
  */
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { mkdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tooLarge } from "../errors.ts";
-import { fsyncDir } from "../util/atomic.ts";
+import { type TempFile, createTemp, fsyncDir } from "../util/atomic.ts";
 import { blobPath, digestHex, parseTempName, shardChain, tempName, tmpDir } from "./_paths.ts";
 import type { BlobStore, ByteRange, CleanupResult, ObjectSource, StagedBlob } from "./types.ts";
 import { listDir } from "../util/fs.ts";
@@ -64,11 +64,6 @@ async function* chunks(source: ObjectSource): AsyncGenerator<Uint8Array> {
   yield* source as AsyncIterable<Uint8Array>;
 }
 
-function writeAll(fd: number, chunk: Uint8Array): void {
-  let off = 0;
-  while (off < chunk.byteLength) off += writeSync(fd, chunk, off, chunk.byteLength - off);
-}
-
 function randomHex(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex");
 }
@@ -78,68 +73,52 @@ async function stage(root: string, source: ObjectSource, maxBytes: number): Prom
   const dir = tmpDir(root);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const rand = randomHex();
-  let temp = join(dir, tempName(process.pid, rand));
-  const fd = openSync(temp, "wx", 0o600);
+  const file = createTemp(join(dir, tempName(process.pid, rand)));
   const hasher = new Bun.CryptoHasher("sha256");
-  let size = 0;
-  let open = true;
   try {
     for await (const chunk of chunks(source)) {
-      size += chunk.byteLength;
       // Checked per chunk while streaming, so an oversized body never lands whole (DESIGN.md section 3).
-      if (size > maxBytes) throw tooLarge("object", `is over the limit of ${maxBytes} bytes (config max_object_bytes)`);
+      if (file.size + chunk.byteLength > maxBytes) throw tooLarge("object", `is over the limit of ${maxBytes} bytes (config max_object_bytes)`);
       hasher.update(chunk);
-      writeAll(fd, chunk);
+      file.write(chunk);
     }
-    fsyncSync(fd);
-    closeSync(fd);
-    open = false;
     const hex = hasher.digest("hex");
     // The hex in the name lets cleanup find a blob a crashed put may have placed without a ref.
-    const named = join(dir, tempName(process.pid, rand, hex));
-    renameSync(temp, named);
-    temp = named;
-    return staged(root, temp, hex, size);
+    file.rename(join(dir, tempName(process.pid, rand, hex)));
+    return { digest: `sha256:${hex}`, size: file.size, place: () => place(root, file, hex), discard: () => file.discard() };
   } catch (err) {
-    if (open) closeSync(fd);
-    removeQuietly(temp);
+    file.discard();
     throw err;
   }
-}
-
-function staged(root: string, temp: string, hex: string, size: number): StagedBlob {
-  return {
-    digest: `sha256:${hex}`,
-    size,
-    place: () => place(root, temp, hex),
-    discard: () => removeQuietly(temp),
-  };
 }
 
 /**
  * Links the temp file to the blob's path. link() refuses an existing target,
  * so a blob is never overwritten; then the new directory entries are fsynced
  * (the file's own bytes were fsynced before), each new shard directory and its
- * parent included (I7).
+ * parent included (I7). The temp name stays until discard, so cleanup can
+ * still name the blob if the process dies before its ref commits.
  */
-function place(root: string, temp: string, hex: string): boolean {
+function place(root: string, file: TempFile, hex: string): boolean {
   const created = makeChain(shardChain(root, hex));
   const final = blobPath(root, hex);
   try {
-    linkSync(temp, final);
+    file.publish(final, "new");
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === "EEXIST") return false;
     // File systems without hard links: the caller holds the store's write lock, so check-then-rename cannot race another put.
     if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
     if (statOrUndefined(final)) return false;
-    renameSync(temp, final);
+    file.publish(final, "replace");
   }
-  const toSync = new Set([dirname(final)]);
+  // publish fsynced the blob's own directory.
+  const toSync = new Set<string>();
   for (const d of created) {
     toSync.add(d);
     toSync.add(dirname(d));
   }
+  toSync.delete(dirname(final));
   for (const d of toSync) fsyncDir(d);
   return true;
 }

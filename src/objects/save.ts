@@ -3,10 +3,9 @@
  * `object get --out`, MCP object_get {path}): DESIGN.md 6.3 and section 8 say
  * an existing file is never overwritten.
  */
-import { closeSync, constants, copyFileSync, existsSync, fstatSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync } from "node:fs";
 import { ZeroDbError, invalid, notFound } from "../errors.ts";
-import { fileNameProblem, fsyncDir, tempPathFor } from "../util/atomic.ts";
+import { fileNameProblem, writeAtomic } from "../util/atomic.ts";
 
 /** The conflict error for a destination that exists. */
 export function existsError(path: string, field: string): ZeroDbError {
@@ -29,49 +28,26 @@ export async function saveNew(path: string, source: SaveSource, opts: { field: s
   // A name no file system takes is the caller's field to fix, not an internal error (I6).
   const problem = fileNameProblem(path);
   if (problem) throw invalid(opts.field, problem);
-  const tmp = tempPathFor(path);
-  let fd: number | undefined;
   try {
-    if (source.path !== undefined) {
-      // copy_file_range under the hood: several times faster than a read/write loop, same result.
-      copyLocal(source.path, tmp);
-      fd = openSync(tmp, "r");
-    } else {
-      fd = openSync(tmp, "wx", 0o600);
-      let written = 0;
-      for await (const chunk of source.read()) {
-        let off = 0;
-        while (off < chunk.byteLength) off += writeSync(fd, chunk, off, chunk.byteLength - off);
-        written += chunk.byteLength;
-        opts.onBytes?.(written);
-      }
+    // A local blob is copied by the kernel (copy_file_range): several times faster than a read/write loop, same result.
+    if (source.path !== undefined) return await writeAtomic(path, [], { publish: "new", copyFrom: source.path });
+    return await writeAtomic(path, counted(source.read(), opts.onBytes), { publish: "new" });
+  } catch (err) {
+    if ((err as { code?: string }).code === "EEXIST") throw existsError(path, opts.field);
+    // The blob went between the lookup and the copy: a forget ran meanwhile.
+    if ((err as { code?: string }).code === "ENOENT" && source.path !== undefined && !existsSync(source.path)) {
+      throw notFound("the object was forgotten while it was being read", "object");
     }
-    fsyncSync(fd);
-    const size = fstatSync(fd).size;
-    closeSync(fd);
-    fd = undefined;
-    try {
-      linkSync(tmp, path);
-    } catch (err) {
-      if ((err as { code?: string }).code === "EEXIST") throw existsError(path, opts.field);
-      throw err;
-    }
-    fsyncDir(dirname(path));
-    return size;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-    try {
-      unlinkSync(tmp);
-    } catch {}
+    throw err;
   }
 }
 
-function copyLocal(from: string, to: string): void {
-  try {
-    copyFileSync(from, to, constants.COPYFILE_EXCL);
-  } catch (err) {
-    // The blob went between the lookup and the copy: a forget ran meanwhile.
-    if ((err as { code?: string }).code === "ENOENT" && !existsSync(from)) throw notFound("the object was forgotten while it was being read", "object");
-    throw err;
+/** The chunks of `stream`, reporting the bytes written so far after each. */
+async function* counted(stream: ReadableStream<Uint8Array>, onBytes?: (n: number) => void): AsyncGenerator<Uint8Array> {
+  let written = 0;
+  for await (const chunk of stream) {
+    yield chunk;
+    written += chunk.byteLength;
+    onBytes?.(written);
   }
 }

@@ -5,18 +5,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { tempDir } from "../helpers.ts";
+import { seeded } from "../seed.ts";
 import { appendLines, claudeLayout, conversation, expectedKeys, keysOf, logLines, onlyCaptureSession, readSession, runHook, runJson, spawnHook, writeTranscript } from "./_fixtures.ts";
 
 const SID = "7a1d0c3e-0000-4000-8000-000000000002";
-
-/** A small deterministic PRNG, so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    return x / 2 ** 32;
-  };
-}
 
 describe("capture under concurrency and crashes", () => {
   test("hooks racing on one session never append a line twice", async () => {
@@ -40,7 +32,7 @@ describe("capture under concurrency and crashes", () => {
     expect(await logLines(L.home)).toEqual([]);
   }, 120_000);
 
-  test("50 hooks killed with SIGKILL at random points, then a catch-up: no duplicate, no gap", async () => {
+  test("50 hooks killed with SIGKILL at random points, then a catch-up: no duplicate, no gap", seeded(async (random) => {
     using dir = tempDir();
     const L = claudeLayout(dir.path);
     // Long enough that the runs which finish before their kill (up to 350 of 64
@@ -48,7 +40,6 @@ describe("capture under concurrency and crashes", () => {
     // always has work left.
     const total = 24_000;
     writeTranscript(L.transcript(SID), SID, L.cwd, total, "kill");
-    const random = rng(20260101);
     let killed = 0;
     let finished = 0;
     for (let i = 0; i < 400 && killed < 50; i++) {
@@ -73,5 +64,5 @@ describe("capture under concurrency and crashes", () => {
     expect(sync.appended).toBeGreaterThan(0);
     const status = await runJson(["capture", "status"], { home: L.home, env: { CLAUDE_CONFIG_DIR: L.configDir } });
     expect(status.sessions).toEqual([{ source: SID, capture_session: await onlyCaptureSession(L.home), transcript: L.transcript(SID), lines_captured: total, lines_behind: 0 }]);
-  }, 180_000);
+  }), 180_000);
 });

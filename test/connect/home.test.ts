@@ -37,7 +37,7 @@ describe("config.json", () => {
       file,
       JSON.stringify({ data_dir: "/d", url: "http://127.0.0.1:7077", tenant: "team", token_file: "/t", object_roots: ["/r"], max_inline_bytes: 2048, capture: { enabled: true, redact: false } }),
     );
-    const c = resolveConfig({ config: file }, {}, "/cwd");
+    const c = resolveConfig({ config: file }, { env: {}, cwd: "/cwd" });
     expect([c.dataDir, c.url, c.tenant, c.tokenFile, c.objectRoots, c.maxInlineBytes, c.captureEnabled, c.redact]).toEqual(["/d", "http://127.0.0.1:7077", "team", "/t", ["/r"], 2048, true, false]);
   });
 

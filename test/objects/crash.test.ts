@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { forget } from "../../src/store/sqlite/forget.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { ZERODB, runJson, tempDir } from "../helpers.ts";
+import { seeded } from "../seed.ts";
 import { blobFiles, byteStream, hashStream, tempFiles } from "./_lib.ts";
 
 const MiB = 1048576;
@@ -38,7 +39,7 @@ function firstFileIn(dir: string, limitMs: number): { promise: Promise<void>; [S
   };
 }
 
-test("kill -9 during object puts never leaves a ref to a missing or partial blob", async () => {
+test("kill -9 during object puts never leaves a ref to a missing or partial blob", seeded(async (random) => {
   using home = tempDir();
   const env = { HOME: home.path, ZERODB_HOME: join(home.path, "zerodb"), PATH: process.env.PATH ?? "/usr/bin:/bin" };
   const dataDir = join(home.path, "zerodb", "data");
@@ -66,7 +67,7 @@ test("kill -9 during object puts never leaves a ref to a missing or partial blob
       using started = firstFileIn(join(dataDir, "objects", "tmp"), scale * 2);
       await started.promise;
     }
-    await new Promise((r) => setTimeout(r, Math.random() * (i % 2 === 1 ? scale / 2 : scale)));
+    await new Promise((r) => setTimeout(r, random() * (i % 2 === 1 ? scale / 2 : scale)));
     proc.kill(9);
     const [stdout] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     if (proc.signalCode === "SIGKILL") killed++;
@@ -99,7 +100,7 @@ test("kill -9 during object puts never leaves a ref to a missing or partial blob
     const hex = p.split("/").pop()!;
     expect((await hashStream(Bun.file(join(dataDir, "objects", "sha256", p)).stream())).hex).toBe(hex);
   }
-}, 180_000);
+}), 180_000);
 
 test("a forget that committed but died before deleting the blob has it deleted on the next open", async () => {
   using dir = tempDir();

@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { tempDir } from "../helpers.ts";
+import { seeded } from "../seed.ts";
 
 const WRITER = join(import.meta.dir, "..", "fixtures", "writer.ts");
 /** Kill rounds: 30 in the suite, more with `bun run soak` (ZERODB_KILL_ROUNDS). */
@@ -86,7 +87,7 @@ function integrity(dataDir: string): string {
 
 describe("crash safety (I2)", () => {
   // About 70 ms a round on 2 cores: bun's 5 s default timeout fits the 30 rounds of CI, not the soak's 200.
-  test(`kill -9 in the middle of appends, fact sets and forgets, ${ROUNDS} times: every acknowledged write is there once`, async () => {
+  test(`kill -9 in the middle of appends, fact sets and forgets, ${ROUNDS} times: every acknowledged write is there once`, seeded(async (random) => {
     using dir = tempDir();
     const acked = new Map<string, number>();
     const forgotten: string[] = [];
@@ -94,7 +95,7 @@ describe("crash safety (I2)", () => {
       const mode = ["append", "batch", "fact", "forget"][round % 4]!;
       const w = spawnWriter(dir.path, mode, `r${round}`);
       // Let it write a random number of entries, then kill it mid-stream.
-      await w.until(1 + Math.floor(Math.random() * 40));
+      await w.until(1 + Math.floor(random() * 40));
       w.proc.kill(9);
       await w.proc.exited;
       await w.reading;
@@ -122,7 +123,7 @@ describe("crash safety (I2)", () => {
     const r = await store.memory("local").append({ session: "after", entries: [{ role: "note", content: "still works" }] });
     expect(r.entries[0]!.lsn).toBeGreaterThan(turns[turns.length - 1]!.lsn);
     store.close();
-  }, 30_000 + ROUNDS * 500);
+  }), 30_000 + ROUNDS * 500);
 
   test("four processes appending to one data dir at once: every entry present once, LSNs strictly increasing", async () => {
     using dir = tempDir();

@@ -10,7 +10,7 @@ export default zcommand({
   async run(args) {
     const config = configFrom(args);
     const transcripts = findTranscripts(join(claudeConfigDir(process.env), "projects"));
-    const sessions = await withCaptureSink(args, config, (sink) => captureStatus(sink, transcripts));
+    const sessions = await withCaptureSink({ flags: args, config }, (sink) => captureStatus(sink, transcripts));
     return { sessions };
   },
   human: (r: { sessions: StatusRow[] }) => {

@@ -21,7 +21,7 @@ export default zcommand({
       progress.update(bytes);
     };
     try {
-      return await withCaptureSink(args, config, (sink) => syncTranscripts(sink, transcripts, { redact: config.redact, onProgress }));
+      return await withCaptureSink({ flags: args, config }, (sink) => syncTranscripts(sink, transcripts, { redact: config.redact, onProgress }));
     } finally {
       progress?.done();
     }

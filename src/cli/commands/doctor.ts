@@ -18,7 +18,7 @@ function doctorConfig(args: SharedFlags): { config: Config; first: Check } {
     return { config, first: check("config", "pass", existsSync(config.configFile) ? `${config.configFile} is valid` : `no ${config.configFile}: defaults apply`) };
   } catch (err) {
     const flags = { home: args.home, dataDir: args["data-dir"], url: args.url, tenant: args.tenant, tokenFile: args["token-file"], config: args.config };
-    const config = resolveConfig(flags, process.env, process.cwd(), {});
+    const config = resolveConfig(flags, { fileOverride: {} });
     const e = toZeroDbError(err);
     const fix = e.code === "unsafe_path" ? "see the fix of the files check below" : `edit ${config.configFile} (see README: config.json)`;
     return { config, first: check("config", "fail", e.message, fix) };

@@ -1,10 +1,15 @@
-import { closeSync, fsyncSync, linkSync, lstatSync, openSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ZeroDbError, invalid } from "../../errors.ts";
-import { fileNameProblem, fsyncDir, tempPathFor } from "../../util/atomic.ts";
+import { fileNameProblem, writeAtomic } from "../../util/atomic.ts";
 import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
 import { writeErr, writeOut } from "../output.ts";
+
+/** The conflict for an --out that exists. */
+function outExists(out: string): ZeroDbError {
+  return new ZeroDbError("conflict", `${out} exists; export never overwrites a file`, { field: "out" });
+}
 
 /**
  * Refuses an --out that exists (a dangling symlink included: link() would
@@ -18,7 +23,7 @@ function checkNewFile(out: string): void {
   } catch {
     exists = false;
   }
-  if (exists) throw new ZeroDbError("conflict", `${out} exists; export never overwrites a file`, { field: "out" });
+  if (exists) throw outExists(out);
   const problem = fileNameProblem(out);
   if (problem) throw invalid("out", problem);
   let dir;
@@ -52,34 +57,22 @@ export default zcommand({
           }
         }
         if (buf) await writeOut(buf);
-        if (!args.json) return undefined;
         return undefined;
       }
       const out = resolve(String(args.out));
-      const tmp = tempPathFor(out);
-      const fd = openSync(tmp, "wx", 0o600);
-      try {
+      // Streamed into a temp file and linked into place: --out is never overwritten, nor left half written.
+      const lines = async function* () {
         for await (const r of records) {
-          writeSync(fd, `${JSON.stringify(r)}\n`);
+          yield `${JSON.stringify(r)}\n`;
           count++;
           if (process.stderr.isTTY && count % 10000 === 0) writeErr(`exported ${count} records…`);
         }
-        fsyncSync(fd);
-        closeSync(fd);
-        try {
-          linkSync(tmp, out);
-        } catch (err) {
-          if ((err as { code?: string }).code === "EEXIST") throw new ZeroDbError("conflict", `${out} exists; export never overwrites a file`, { field: "out" });
-          throw err;
-        }
-        fsyncDir(dirname(out));
-      } finally {
-        try {
-          closeSync(fd);
-        } catch {}
-        try {
-          unlinkSync(tmp);
-        } catch {}
+      };
+      try {
+        await writeAtomic(out, lines(), { publish: "new" });
+      } catch (err) {
+        if ((err as { code?: string }).code === "EEXIST") throw outExists(out);
+        throw err;
       }
       return { records: count, out };
     });

@@ -21,7 +21,7 @@ export default zcommand({
       stdin: () => Bun.stdin.bytes(),
       writeOut,
       warn: writeErr,
-      withSink: (config, fn) => withCaptureSink(args, config, fn, { trace: Boolean(process.env.ZERODB_CAPTURE_TRACE) }),
+      withSink: (config, fn) => withCaptureSink({ flags: args, config, trace: Boolean(process.env.ZERODB_CAPTURE_TRACE) }, fn),
       catchUp: (transcript) => {
         // Claude Code waits at most 1.5 s for SessionEnd hooks; a detached process with its
         // output redirected survives its exit and finishes the transcript (HARNESSES.md).
