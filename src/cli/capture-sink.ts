@@ -7,7 +7,8 @@ import { type Config, homePaths } from "../config.ts";
 import { localSink } from "../capture/local-sink.ts";
 import { remoteCursorDir, remoteSink } from "../capture/remote-sink.ts";
 import type { CaptureSink } from "../capture/sink.ts";
-import type { SqlTrace } from "../store/sqlite/trace.ts";
+import { checkTenant } from "../schema/common.ts";
+import type { WorkTrace } from "../store/types.ts";
 import { guardPrivatePaths } from "../util/private-path.ts";
 import type { SharedFlags } from "./args.ts";
 import { openLocalStore, withMemory } from "./context.ts";
@@ -16,7 +17,7 @@ import { openLocalStore, withMemory } from "./context.ts";
 export async function withCaptureSink<T>(
   flags: SharedFlags,
   config: Config,
-  fn: (sink: CaptureSink & { trace?: SqlTrace }) => Promise<T>,
+  fn: (sink: CaptureSink & { trace?: WorkTrace }) => Promise<T>,
   opts: { trace?: boolean } = {},
 ): Promise<T> {
   if (config.url) {
@@ -26,7 +27,7 @@ export async function withCaptureSink<T>(
     return withMemory(flags, (memory) => fn(remoteSink(memory, remoteCursorDir(config.home, url, memory.tenant))));
   }
   // The tenant is checked before the store is opened or created: bad input never touches disk (I6).
-  const tenant = (await import("../store/sqlite/store.ts")).checkTenant(config.tenant ?? "local");
+  const tenant = checkTenant(config.tenant ?? "local");
   const store = await openLocalStore(config);
   try {
     return await fn(localSink(store, tenant, opts));
