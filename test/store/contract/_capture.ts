@@ -71,6 +71,16 @@ export function captureCases(factory: Factory): void {
       expect(await counts(s.a)).toMatchObject({ turns: 0, last_lsn: 0 });
     });
 
+    cursorTest(factory, "a batch that fails inside its transaction leaves neither entries nor cursor behind", async ({ a: c }, s) => {
+      // Valid entry by entry, but two claim one key for different content: the second append conflicts after the first was written.
+      const clash = lineBatch(0, 2);
+      clash.entries[1]!.entry.idem_key = clash.entries[0]!.entry.idem_key;
+      expect(await failure(c.commit(clash))).toEqual({ code: "conflict", field: "entries.1.idem_key" });
+      expect(await c.cursor("sid")).toBeUndefined();
+      expect(await contents(s.a, BATCH_SESSION)).toEqual([]);
+      expect(await counts(s.a)).toMatchObject({ turns: 0, last_lsn: 0 });
+    });
+
     cursorTest(factory, "cursors are per tenant", async ({ a, b }, s) => {
       await a.commit(lineBatch(0, 2));
       expect(await b.cursor("sid")).toBeUndefined();

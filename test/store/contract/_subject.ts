@@ -1,9 +1,9 @@
 /** What the contract runs against, and the small helpers every case file shares. */
 import { expect, test } from "bun:test";
-import type { CaptureCursors, Memory } from "../../../src/store/types.ts";
+import type { CaptureCursors, Memory, WorkTrace } from "../../../src/store/types.ts";
 
 /** What a subject may lack, each named so a skip says which and why. */
-export type Capability = "capture";
+export type Capability = "capture" | "trace";
 
 /** A fresh, empty store seen as two tenants, disposed after one case. */
 export interface Subject {
@@ -12,6 +12,8 @@ export interface Subject {
   b: Memory;
   /** The capture cursors of each tenant, when the subject offers them. */
   capture?: { a: CaptureCursors; b: CaptureCursors };
+  /** The store's work counter (Store.trace), when the subject offers it. */
+  trace?: () => WorkTrace;
   [Symbol.asyncDispose](): Promise<void>;
 }
 

@@ -14,6 +14,7 @@ import { idempotencyCases } from "./_idempotency.ts";
 import { objectCases } from "./_objects.ts";
 import { searchCases } from "./_search.ts";
 import { tenantCases } from "./_tenants.ts";
+import { traceCases } from "./_trace.ts";
 import { turnCases } from "./_turns.ts";
 import type { Factory } from "./_subject.ts";
 
@@ -22,6 +23,6 @@ export type { Capability, Factory, Subject } from "./_subject.ts";
 /** Runs every case of the contract against the subjects `factory` opens, one fresh subject per case. */
 export function runContract(name: string, factory: Factory): void {
   describe(`Store contract: ${name}`, () => {
-    for (const cases of [turnCases, idempotencyCases, searchCases, factCases, forgetCases, objectCases, tenantCases, errorCases, captureCases]) cases(factory);
+    for (const cases of [turnCases, idempotencyCases, searchCases, factCases, forgetCases, objectCases, tenantCases, errorCases, captureCases, traceCases]) cases(factory);
   });
 }

@@ -1,8 +1,8 @@
 /**
  * The Store contract through the HTTP client (src/client/http.ts) talking to
  * a real `zerodb serve` on a loopback port: the same cases, the same answers
- * as in-process (D3). Capture cursors have no route: they are skipped, with
- * the reason, rather than passed.
+ * as in-process (D3). Capture cursors have no route and the engine's trace
+ * lives in the server: both are skipped, with the reason, rather than passed.
  */
 import { join } from "node:path";
 import { connectHttpMemory } from "../../../src/client/http.ts";
@@ -40,6 +40,7 @@ export const httpFactory: Factory = async () => {
 httpFactory.lacks = {
   // Remote capture (src/capture/remote-sink.ts) keeps cursors in a local file and relies on idempotency keys instead.
   capture: "no capture-cursor route over HTTP, so a batch and its cursor cannot commit in one transaction",
+  trace: "the engine runs in the server's process; the client has no Store to count",
 };
 
 runContract("HTTP client over zerodb serve", httpFactory);
