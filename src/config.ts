@@ -8,6 +8,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { ZeroDbError } from "./errors.ts";
 import { MAX_INLINE_BYTES_DEFAULT, OBJECT_MAX_BYTES_DEFAULT } from "./limits.ts";
+import { Tenant } from "./schema/common.ts";
 import { parseInput } from "./schema/parse.ts";
 import { type PrivatePath, guardPrivatePaths } from "./util/private-path.ts";
 
@@ -15,7 +16,8 @@ import { type PrivatePath, guardPrivatePaths } from "./util/private-path.ts";
 export const ConfigFile = z.strictObject({
   data_dir: z.string().min(1).optional(),
   url: z.url({ protocol: /^https?$/ }).optional(),
-  tenant: z.string().min(1).max(64).optional(),
+  // The one tenant rule (issue 15): the looser min(1).max(64) let a name through that no store accepts.
+  tenant: Tenant.optional(),
   token_file: z.string().min(1).optional(),
   object_roots: z.array(z.string().min(1)).optional(),
   max_inline_bytes: z.number().int().min(1024).max(64 * 1024 * 1024).optional(),

@@ -7,7 +7,8 @@ import { type Config, homePaths } from "../config.ts";
 import { localSink } from "../capture/local-sink.ts";
 import { remoteCursorDir, remoteSink } from "../capture/remote-sink.ts";
 import type { CaptureSink } from "../capture/sink.ts";
-import type { SqlTrace } from "../store/sqlite/trace.ts";
+import { checkTenant } from "../schema/common.ts";
+import type { WorkTrace } from "../store/types.ts";
 import { guardPrivatePaths } from "../util/private-path.ts";
 import type { SharedFlags } from "./args.ts";
 import { openLocalStore, withMemory } from "./context.ts";
@@ -20,7 +21,7 @@ export interface CaptureSinkOptions {
 }
 
 /** Runs `fn` with the sink of the configuration, closing it afterwards. */
-export async function withCaptureSink<T>(opts: CaptureSinkOptions, fn: (sink: CaptureSink & { trace?: SqlTrace }) => Promise<T>): Promise<T> {
+export async function withCaptureSink<T>(opts: CaptureSinkOptions, fn: (sink: CaptureSink & { trace?: WorkTrace }) => Promise<T>): Promise<T> {
   const { flags, config } = opts;
   if (config.url) {
     const url = config.url;
@@ -29,7 +30,7 @@ export async function withCaptureSink<T>(opts: CaptureSinkOptions, fn: (sink: Ca
     return withMemory(flags, (memory) => fn(remoteSink(memory, remoteCursorDir(config.home, url, memory.tenant))));
   }
   // The tenant is checked before the store is opened or created: bad input never touches disk (I6).
-  const tenant = (await import("../store/sqlite/store.ts")).checkTenant(config.tenant ?? "local");
+  const tenant = checkTenant(config.tenant ?? "local");
   const store = await openLocalStore(config);
   try {
     return await fn(localSink(store, tenant, { trace: opts.trace }));

@@ -5,8 +5,8 @@
  */
 import { sep } from "node:path";
 import { type Config, ensureHome, homePaths, resolveConfig } from "../config.ts";
-import { dataDirPaths } from "../store/sqlite/paths.ts";
-import type { Memory, Store } from "../store/types.ts";
+import { checkTenant } from "../schema/common.ts";
+import { type Memory, type Store, dataDirPaths, openStore } from "../store/index.ts";
 import { guardPrivatePaths } from "../util/private-path.ts";
 import type { SharedFlags } from "./args.ts";
 
@@ -28,9 +28,9 @@ export async function openLocalStore(config: Config): Promise<Store> {
   // Home and data dir are checked before either is created, so a refused store leaves nothing behind (issue 14, item 3).
   guardPrivatePaths([...(inHome ? homePaths(config.home) : []), ...dataDirPaths(config.dataDir)]);
   if (inHome) ensureHome(config);
-  const [{ openSqliteStore }, { countProgress }] = await Promise.all([import("../store/sqlite/store.ts"), import("./progress.ts")]);
+  const { countProgress } = await import("./progress.ts");
   // A migration that rebuilds the search index of a large store shows how far it is (DESIGN.md 11).
-  return openSqliteStore(config.dataDir, { maxObjectBytes: config.maxObjectBytes, redact: config.redactWrites, onProgress: countProgress() });
+  return openStore({ dataDir: config.dataDir, maxObjectBytes: config.maxObjectBytes, redact: config.redactWrites, onProgress: countProgress() });
 }
 
 /** Runs `fn` with the memory the flags select, closing it afterwards. */
@@ -42,7 +42,6 @@ export async function withMemory<T>(flags: SharedFlags, fn: (memory: Memory, con
     return fn(await connectHttpMemory({ url: config.url, token: resolveToken(config), tenant: config.tenant }), config);
   }
   // The tenant is checked before the store is opened or created: bad input never touches disk (I6).
-  const { checkTenant } = await import("../store/sqlite/store.ts");
   const tenant = checkTenant(config.tenant ?? "local");
   const store = await openLocalStore(config);
   try {

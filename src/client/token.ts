@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Config, homePath } from "../config.ts";
 import { ZeroDbError } from "../errors.ts";
+import { checkTenant } from "../schema/common.ts";
 import { type PrivatePath, guardPrivatePaths } from "../util/private-path.ts";
 
 /**
@@ -34,7 +35,8 @@ export function readTokenFile(path: string, field = "token_file"): string {
 
 /** The file a tenant's token is looked for in when nothing else names one. */
 export function tenantTokenFile(config: Config): string | undefined {
-  return config.tenant ? join(config.home, "tokens", config.tenant) : undefined;
+  // The name becomes a path: `--tenant ../x` must not reach a file outside the tokens dir.
+  return config.tenant ? join(config.home, "tokens", checkTenant(config.tenant)) : undefined;
 }
 
 /** The token remote mode uses; a clear `unauthorized` error when there is none. */

@@ -12,7 +12,7 @@ import { captureLogPath } from "../capture/log.ts";
 import { tokenFilePath } from "../client/token.ts";
 import { configPath, homePaths } from "../config.ts";
 import { spillRootPath } from "../spill/file.ts";
-import { dataDirPaths } from "../store/sqlite/paths.ts";
+import { dataDirPaths } from "../store/index.ts";
 import { type PathProblem, type PrivatePath, inspectPrivatePath } from "../util/private-path.ts";
 import { lexists } from "../util/fs.ts";
 import { type Check, type DoctorContext, check } from "./types.ts";

@@ -7,8 +7,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type ZeroDbError, toZeroDbError } from "../errors.ts";
-import { DB_FILE } from "../store/sqlite/paths.ts";
-import type { Memory, Store } from "../store/types.ts";
+import { DB_FILE, type Memory, type Store } from "../store/index.ts";
 import { type Check, type DoctorContext, check, q } from "./types.ts";
 
 

@@ -4,13 +4,14 @@
  * NewToken, once, at creation.
  */
 import { z } from "zod";
+import { Tenant } from "./common.ts";
 
 /** A token id: what `token list` shows and `token revoke` takes. */
 export const TokenId = z.string().regex(/^tok_[0-9a-f]{16}$/, "must be a token id such as tok_0123456789abcdef");
 
 /** token create: the tenant the token will authenticate. */
 export const TokenCreateInput = z.strictObject({
-  tenant: z.string().describe("the tenant the token acts in"),
+  tenant: Tenant.describe("the tenant the token acts in"),
 });
 
 /** token revoke: by id. */

@@ -1,6 +1,6 @@
 /**
  * The shapes of capture cursors (DESIGN.md 7.2), shared by the engine that
- * stores them (sqlite/capture.ts) and the capture adapter that moves them.
+ * keeps them (Store.capture in types.ts) and the capture adapter that moves them.
  */
 import type { EntryInput } from "../schema/ops.ts";
 

@@ -10,6 +10,7 @@ import type * as Out from "../schema/results.ts";
 import type { TapeRecord } from "../schema/tape.ts";
 import type * as Tok from "../schema/tokens.ts";
 import type { ByteRange, ObjectSource } from "../objects/types.ts";
+import type { CaptureBatch, CommitOutcome, CursorRow } from "./capture.ts";
 
 /** An object as object_get returns it: its ref's fields and a way to read the bytes. */
 export interface ObjectBody extends Out.ObjectInfo {
@@ -69,6 +70,37 @@ export interface Tokens {
   verify(token: string): Promise<string | undefined>;
 }
 
+/**
+ * One tenant's capture cursors (DESIGN.md 7.2). An engine keeps each cursor
+ * beside the tape, so a batch and the cursor that covers it commit in one
+ * transaction: capture is exactly-once however hooks overlap or die.
+ */
+export interface CaptureCursors {
+  /** The cursor of a source (its capture session fixed at the first capture), or undefined. */
+  cursor(source: string): Promise<CursorRow | undefined>;
+  /** Every cursor of the tenant, by source. */
+  cursors(): Promise<CursorRow[]>;
+  /**
+   * Appends a batch and moves its source's cursor to the batch's end in one
+   * transaction. The cursor is read again inside it (resumeIndex): a prefix
+   * another run stored is not appended again; a batch that does not cover
+   * the cursor writes nothing and answers "moved". An entry whose idem_key
+   * the tenant holds is skipped (I3, forgotten ones included). A bad batch
+   * is refused naming the field, with nothing written (I6).
+   */
+  commit(batch: CaptureBatch): Promise<CommitOutcome>;
+}
+
+/** What an engine counted of its own work since tracing started (`ZERODB_CAPTURE_TRACE`). */
+export interface WorkTrace {
+  /** Statements (or queries) run. */
+  statements: number;
+  /** Rows they returned. */
+  rows: number;
+  /** Full scans of a table in their plans, each statement once, as the engine words them. */
+  scans: string[];
+}
+
 /** The engine: memories per tenant plus whole-store work. */
 export interface Store {
   /** Where the store lives, for messages. */
@@ -77,6 +109,14 @@ export interface Store {
   memory(tenant: string): Memory;
   /** The HTTP tokens kept in this store. */
   readonly tokens: Tokens;
+  /** One tenant's capture cursors; the tenant is checked like memory's. */
+  capture(tenant: string): CaptureCursors;
+  /**
+   * Optional: counts the engine's work from now on, every caller's in this
+   * process; the object returned keeps counting. Calling it again returns
+   * the same counts. An engine that cannot count leaves it out.
+   */
+  trace?(): WorkTrace;
   /** Every tape record of every tenant (or one), in LSN order. */
   exportTape(opts?: { tenant?: string }): AsyncIterable<TapeRecord>;
   /** Restores exported records into an empty store, keeping their LSNs. */

@@ -30,6 +30,9 @@ function failingStore(err: unknown): Store {
       },
       verify: async (t: string) => (t === "zdb_good" ? "alice" : undefined),
     },
+    capture: () => {
+      throw new Error("unused");
+    },
     exportTape: async function* () {},
     importTape: async () => ({ records: 0, last_lsn: 0 }),
     check: async () => ({ ok: true, detail: "" }),

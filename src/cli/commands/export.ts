@@ -1,6 +1,7 @@
 import { lstatSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ZeroDbError, invalid } from "../../errors.ts";
+import { checkTenant } from "../../schema/common.ts";
 import { fileNameProblem, writeAtomic } from "../../util/atomic.ts";
 import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
@@ -41,7 +42,7 @@ export default zcommand({
   args: { out: { type: "string", description: "write to this new file (never overwritten) instead of stdout", valueHint: "file" } },
   run: async (args) => {
     // A tenant that cannot exist is a typo to report, not an empty export (I6); checked before the store opens.
-    if (args.tenant !== undefined) (await import("../../store/sqlite/store.ts")).checkTenant(String(args.tenant));
+    if (args.tenant !== undefined) checkTenant(String(args.tenant));
     if (args.out !== undefined) checkNewFile(resolve(String(args.out)));
     return withStore(args, async (store) => {
       const records = store.exportTape(args.tenant !== undefined ? { tenant: String(args.tenant) } : {});

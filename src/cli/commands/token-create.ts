@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ZeroDbError } from "../../errors.ts";
+import { checkTenant } from "../../schema/common.ts";
 import type { NewToken } from "../../schema/tokens.ts";
 import { fileNameProblem, writeFileAtomic } from "../../util/atomic.ts";
 import { zcommand } from "../command.ts";
@@ -18,7 +19,6 @@ export default zcommand({
   async run(args) {
     if (args.tenant === undefined) throw new UsageError("--tenant is required: the tenant the token acts in", "tenant");
     // Checked before the store is opened: bad input never touches disk (I6).
-    const { checkTenant } = await import("../../store/sqlite/store.ts");
     checkTenant(String(args.tenant));
     const out = args.out === undefined ? undefined : resolve(String(args.out));
     // Checked before the token exists, so a refused --out leaves no token behind.

@@ -5,7 +5,10 @@
  * never append the same line twice and a crash never loses or repeats one.
  */
 import type { Database } from "bun:sqlite";
+import { CaptureBatchInput } from "../../schema/capture.ts";
+import { parseInput } from "../../schema/parse.ts";
 import { type CaptureBatch, type CommitOutcome, type CursorRow, cursorOf, resumeIndex } from "../capture.ts";
+import type { CaptureCursors } from "../types.ts";
 import { keyHeld } from "./_tape.ts";
 import { append } from "./turns.ts";
 
@@ -48,4 +51,18 @@ export function commitCapture(db: Database, tenant: string, batch: CaptureBatch)
       return { status: "committed", appended: fresh.length, skipped: batch.entries.length - from - fresh.length, cursor: batch.end };
     })
     .immediate();
+}
+
+/** The CaptureCursors of one tenant; `run` is the store's runner (closed check, error mapping). */
+export function sqliteCapture(db: Database, tenant: string, run: <T>(fn: () => T) => Promise<T>): CaptureCursors {
+  return {
+    cursor: (source) => run(() => getCursor(db, tenant, source)),
+    cursors: () => run(() => listCursors(db, tenant)),
+    commit: (batch) =>
+      run(() => {
+        // Checked before the write lock: a bad batch names its field and writes nothing (I6).
+        parseInput(CaptureBatchInput, batch);
+        return commitCapture(db, tenant, batch);
+      }),
+  };
 }

@@ -1,10 +1,12 @@
 /** The SQLite engine behind the Store and Memory interfaces. */
 import type { Database } from "bun:sqlite";
-import { ZeroDbError, invalid, toZeroDbError } from "../../errors.ts";
+import { ZeroDbError, toZeroDbError } from "../../errors.ts";
+import { checkTenant } from "../../schema/common.ts";
 import * as In from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import { redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
-import type { CheckResult, Memory, Store } from "../types.ts";
+import type { CheckResult, Memory, Store, WorkTrace } from "../types.ts";
+import { sqliteCapture } from "./capture.ts";
 import { factGet, factList, factSet } from "./facts.ts";
 import { finishPendingPurge, forget } from "./forget.ts";
 import { linkAdd } from "./links.ts";
@@ -15,17 +17,9 @@ import { search } from "./search.ts";
 import { stats } from "./stats.ts";
 import { damagedRows } from "./verify.ts";
 import { sqliteTokens } from "./tokens.ts";
+import { traceDatabase } from "./trace.ts";
 import { exportRows, importRecords } from "./transfer.ts";
 import { append, read, sessions } from "./turns.ts";
-
-/** Tenant names: short, lowercase, safe in any path or header. */
-export const TENANT_RE = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
-
-/** Checks a tenant name, throwing invalid_input naming `field`. */
-export function checkTenant(tenant: string, field = "tenant"): string {
-  if (!TENANT_RE.test(tenant)) throw invalid(field, "must be 1–64 characters of a-z, 0-9, '_', '.', '-', starting with a letter or digit");
-  return tenant;
-}
 
 /** Hooks other parts of the store (objects) add to the engine. */
 export interface SqliteStoreHooks {
@@ -56,6 +50,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
   // Blobs whose last ref a forget hid are deleted before the forget returns (I9).
   const hooks: SqliteStoreHooks[] = [{ afterForget: () => objects.collect() }];
   let closed = false;
+  let trace: WorkTrace | undefined;
   const redactOn = opts.redact ?? true;
 
   /** Runs an operation, mapping every failure to a ZeroDbError. */
@@ -114,7 +109,10 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     dataDir,
     db,
     memory,
-    tokens: sqliteTokens(db, { run, checkTenant }),
+    tokens: sqliteTokens(db, { run }),
+    capture: (tenant) => sqliteCapture(db, checkTenant(tenant), run),
+    // Counting shadows the handle's methods in place, so it is done once and shared.
+    trace: () => (trace ??= traceDatabase(db)),
     hook: (h) => void hooks.push(h),
     async *exportTape(opts = {}) {
       if (opts.tenant !== undefined) checkTenant(opts.tenant);

@@ -34,10 +34,9 @@ function random(bytes: number): Buffer {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
-/** What the store hands the token module: its runner (closed check, error mapping) and tenant rule. */
+/** What the store hands the token module: its runner (closed check, error mapping). */
 export interface TokenDeps {
   run: <T>(fn: () => T) => Promise<T>;
-  checkTenant: (tenant: string) => string;
 }
 
 /** The token operations of one SQLite store. */
@@ -47,7 +46,6 @@ export function sqliteTokens(db: Database, deps: TokenDeps): Tokens {
     create: (input) =>
       guard((): NewToken => {
         const { tenant } = parseInput(TokenCreateInput, input);
-        deps.checkTenant(tenant);
         const token = `${TOKEN_PREFIX}${random(32).toString("base64url")}`;
         const row = { id: `tok_${random(8).toString("hex")}`, tenant, created: Date.now(), revoked: null };
         db.query("INSERT INTO tokens (digest, id, tenant, created) VALUES (?, ?, ?, ?)").run(sha256(token), row.id, tenant, row.created);

@@ -5,14 +5,10 @@
  * full-table scan in their query plans (https://sqlite.org/eqp.html).
  */
 import type { Database, Statement } from "bun:sqlite";
+import type { WorkTrace } from "../types.ts";
 
-/** What the traced handle saw. */
-export interface SqlTrace {
-  statements: number;
-  rows: number;
-  /** `SCAN <table>` steps of the plans of the statements run, each once. */
-  scans: string[];
-}
+/** What the traced handle saw; `scans` are the `SCAN <table>` steps of the plans, each statement once. */
+export type SqlTrace = WorkTrace;
 
 const COUNTED = new Set(["get", "all", "run", "values"]);
 

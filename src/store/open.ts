@@ -1,0 +1,27 @@
+/**
+ * Opening a store: the one place outside an engine's folder that names one
+ * (DESIGN.md 12, STYLE.md habit 1). Doors ask for a Store by options and
+ * never learn which engine answered; a second engine is a new branch here
+ * and a new folder, nothing else. The engine is loaded only when a store is
+ * opened, so commands that need none do not pay for it (DESIGN.md 10).
+ */
+import type { Store } from "./types.ts";
+
+/** What opening a store takes; engine-neutral, from the resolved config. */
+export interface OpenStoreOptions {
+  /** The data dir: the store file and the objects beside it (DESIGN.md 2). */
+  dataDir: string;
+  /** Largest object accepted, in bytes (config `max_object_bytes`). */
+  maxObjectBytes?: number;
+  /** Take secrets out of every write (DESIGN.md 7.2); false only by the user's config. Default true. */
+  redact?: boolean;
+  /** Progress of long migrations (a search index rebuilt): what, how far, out of how many. */
+  onProgress?: (what: string, done: number, total: number) => void;
+}
+
+/** Opens (creating if needed) the store the options name. */
+export async function openStore(opts: OpenStoreOptions): Promise<Store> {
+  const { openSqliteStore } = await import("./sqlite/store.ts");
+  const { dataDir, ...rest } = opts;
+  return openSqliteStore(dataDir, rest);
+}

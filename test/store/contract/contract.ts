@@ -1,0 +1,28 @@
+/**
+ * One contract for every Store and Memory (DESIGN.md 5 and 12; issue 16),
+ * after unstorage's `testDriver`: `runContract(name, factory)` runs every
+ * case against whatever the factory opens. The SQLite engine and the HTTP
+ * client over a real `zerodb serve` run it today; another engine is one
+ * more factory and one more `runContract` line.
+ */
+import { describe } from "bun:test";
+import { captureCases } from "./_capture.ts";
+import { errorCases } from "./_errors.ts";
+import { factCases } from "./_facts.ts";
+import { forgetCases } from "./_forget.ts";
+import { idempotencyCases } from "./_idempotency.ts";
+import { objectCases } from "./_objects.ts";
+import { searchCases } from "./_search.ts";
+import { tenantCases } from "./_tenants.ts";
+import { traceCases } from "./_trace.ts";
+import { turnCases } from "./_turns.ts";
+import type { Factory } from "./_subject.ts";
+
+export type { Capability, Factory, Subject } from "./_subject.ts";
+
+/** Runs every case of the contract against the subjects `factory` opens, one fresh subject per case. */
+export function runContract(name: string, factory: Factory): void {
+  describe(`Store contract: ${name}`, () => {
+    for (const cases of [turnCases, idempotencyCases, searchCases, factCases, forgetCases, objectCases, tenantCases, errorCases, captureCases, traceCases]) cases(factory);
+  });
+}
