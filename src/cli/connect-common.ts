@@ -1,6 +1,6 @@
 /** What `connect` and `disconnect` share: the harness context, `--harness`, and the report's rendering. */
 import { homedir } from "node:os";
-import type { Outcome, Selection } from "../harness/connect.ts";
+import type { Outcome, Selection } from "../harness/run-jobs.ts";
 import { HARNESSES, harnessNamed } from "../harness/registry.ts";
 import type { Harness, HarnessContext } from "../harness/types.ts";
 import { UsageError } from "./parse.ts";

@@ -1,7 +1,7 @@
 /** The shape of `zerodb doctor`'s checks (DESIGN.md 7.1): one line each, pass, warn or fail, with a fix. */
 import type { Config } from "../config.ts";
 import type { HarnessContext } from "../harness/types.ts";
-import type { SelfCommand } from "../harness/spec.ts";
+import type { SelfCommand } from "../harness/server-spec.ts";
 
 /** How a check came out. */
 export type CheckStatus = "pass" | "warn" | "fail";

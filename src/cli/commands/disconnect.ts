@@ -1,5 +1,5 @@
-import { type FileJob, type Outcome, mcpJobs, runJobs } from "../../harness/connect.ts";
-import { captureConfigJob, hooksJob } from "../../harness/jobs.ts";
+import { type FileJob, type Outcome, mcpJobs, runJobs } from "../../harness/run-jobs.ts";
+import { captureConfigJob, hooksJob } from "../../harness/capture-jobs.ts";
 import { claudeCode } from "../../harness/registry.ts";
 import { zcommand } from "../command.ts";
 import { failedExit, harnessArg, harnessContext, renderOutcomes, selection } from "../connect-common.ts";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { ConfigFile } from "../config.ts";
 import { parseInput } from "../schema/parse.ts";
 import { planHooks, planRemoveHooks } from "./claude-hooks.ts";
-import type { FileJob } from "./connect.ts";
+import type { FileJob } from "./run-jobs.ts";
 import { editJson, getPath } from "./json-edit.ts";
 import { sameJsonSettings } from "./json-servers.ts";
 import { parseJson, toValue } from "./jsonc.ts";
