@@ -212,9 +212,3 @@ export function toValue(node: JNode): unknown {
   }
   return out;
 }
-
-/** The member of an object with this key (the last one, as JSON.parse reads it). */
-export function memberOf(node: JObject, key: string): { member: JMember; index: number } | undefined {
-  for (let i = node.members.length - 1; i >= 0; i--) if (node.members[i]!.key === key) return { member: node.members[i]!, index: i };
-  return undefined;
-}

@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { claudeConfigDir, claudeJsonPath } from "./claude-paths.ts";
 import { codex } from "./codex.ts";
 import { envVar, isDir, onPath } from "./detect.ts";
 import { commandArgsShape, jsonServersFormat, type JsonServersShape } from "./json-servers.ts";
@@ -54,15 +55,10 @@ export const claudeCode = jsonHarness({
   name: "claude-code",
   label: "Claude Code",
   bin: "claude",
-  dir: (ctx) => envVar(ctx, "CLAUDE_CONFIG_DIR") ?? join(ctx.userHome, ".claude"),
-  file: (ctx, dir) => (envVar(ctx, "CLAUDE_CONFIG_DIR") ? join(dir, ".claude.json") : join(ctx.userHome, ".claude.json")),
+  dir: claudeConfigDir,
+  file: claudeJsonPath,
   shape: mcpServers(false, { type: "stdio" }),
 });
-
-/** The folder of Claude Code's settings.json (hooks, cleanupPeriodDays). */
-export function claudeConfigDir(ctx: HarnessContext): string {
-  return envVar(ctx, "CLAUDE_CONFIG_DIR") ?? join(ctx.userHome, ".claude");
-}
 
 /** Every harness, in the order connect reports them. */
 export const HARNESSES: readonly Harness[] = [

@@ -1,24 +1,13 @@
 /**
- * What connect registers: the absolute path of the running zerodb (DESIGN.md
- * 7.1), `mcp` as its argument, and the environment the server needs to find
- * the same home from inside any harness.
+ * What connect registers: the MCP server entry (the absolute path of the
+ * running zerodb, DESIGN.md 7.1, `mcp` as its argument, and the environment
+ * the server needs to find the same home from inside any harness) and the
+ * capture hook's command line.
  */
 import { HOOK_SUFFIX } from "./claude-hooks.ts";
+import type { SelfCommand } from "./self.ts";
+import { shellQuote } from "./shell.ts";
 import { MANAGED_ENV, type ServerSpec } from "./types.ts";
-
-/** How to start this zerodb: the compiled binary itself, or bun with the source entry in development. */
-export interface SelfCommand {
-  command: string;
-  /** Arguments before the zerodb command words (the source entry when not compiled). */
-  prefix: string[];
-}
-
-/** The running zerodb, as an absolute command. */
-export function selfCommand(execPath: string, main: string): SelfCommand {
-  // A compiled binary's entry lives in Bun's embedded file system (/$bunfs/ or B:/~BUN/).
-  const compiled = main.startsWith("/$bunfs/") || /^[A-Za-z]:[\\/]~BUN[\\/]/.test(main);
-  return compiled ? { command: execPath, prefix: [] } : { command: execPath, prefix: [main] };
-}
 
 /**
  * The MCP server entry. ZERODB_HOME is always set: Codex forwards only an
@@ -38,13 +27,6 @@ export function serverSpec(
   return { command: self.command, args, env };
 }
 
-/** Quotes a word for the shell Claude Code runs hook commands with. */
-export function shellQuote(word: string, platform: NodeJS.Platform): string {
-  if (/^[A-Za-z0-9_/.:@%+=,-]+$/.test(word)) return word;
-  if (platform === "win32") return `"${word.replaceAll('"', '""')}"`;
-  return `'${word.replaceAll("'", "'\\''")}'`;
-}
-
 /**
  * The hook command line, `ZERODB_HOME=<home> <abs zerodb> hook claude-code`:
  * the home is pinned as for the MCP entries, through the environment so the
@@ -56,35 +38,4 @@ export function hookCommand(self: SelfCommand, opts: { home: string; platform: N
   const exe = [self.command, ...self.prefix].map(q).join(" ");
   if (opts.platform === "win32") return `${exe} --home ${q(opts.home)} ${HOOK_SUFFIX}`;
   return `ZERODB_HOME=${q(opts.home)} ${exe} ${HOOK_SUFFIX}`;
-}
-
-/** Splits a POSIX shell command line into words ('single', "double" and backslash quoting). */
-export function shellWords(line: string): string[] {
-  const words: string[] = [];
-  let cur: string | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === "'") {
-      const end = line.indexOf("'", i + 1);
-      cur = (cur ?? "") + line.slice(i + 1, end < 0 ? line.length : end);
-      i = end < 0 ? line.length : end;
-    } else if (c === '"') {
-      let j = i + 1;
-      let s = "";
-      for (; j < line.length && line[j] !== '"'; j++) s += line[j] === "\\" && /["\\$`]/.test(line[j + 1] ?? "") ? line[++j] : line[j];
-      cur = (cur ?? "") + s;
-      i = j;
-    } else if (c === "\\" && i + 1 < line.length) cur = (cur ?? "") + line[++i];
-    else if (/\s/.test(c)) {
-      if (cur !== undefined) words.push(cur);
-      cur = undefined;
-    } else cur = (cur ?? "") + c;
-  }
-  if (cur !== undefined) words.push(cur);
-  return words;
-}
-
-/** The program a hook command line runs: its first word after any `VAR=value` assignments. */
-export function commandProgram(line: string): string | undefined {
-  return shellWords(line).find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
 }

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BACKUP_SUFFIX, ChangedUnderfootError, readBackup, readState, writeState } from "../../src/harness/apply.ts";
-import { runJob } from "../../src/harness/run-jobs.ts";
+import { runJob } from "../../src/harness/connect.ts";
 import { unifiedDiff } from "../../src/harness/diff.ts";
 import { tempDir } from "../helpers.ts";
 

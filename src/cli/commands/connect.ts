@@ -1,8 +1,5 @@
 import { ensureHome } from "../../config.ts";
-import { type FileJob, type Outcome, mcpJobs, runJobs } from "../../harness/run-jobs.ts";
-import { captureConfigJob, hooksJob } from "../../harness/capture-jobs.ts";
-import { claudeCode } from "../../harness/registry.ts";
-import { hookCommand, selfCommand, serverSpec } from "../../harness/server-spec.ts";
+import { captureConfigJob, claudeCode, type FileJob, hookCommand, hooksJob, mcpJobs, type Outcome, runJobs, selfCommand, serverSpec } from "../../harness/index.ts";
 import { zcommand } from "../command.ts";
 import { failedExit, harnessArg, harnessContext, renderOutcomes, selection } from "../connect-common.ts";
 import { configFrom } from "../context.ts";

@@ -3,7 +3,7 @@ import { type Config, ensureHome, resolveConfig } from "../../config.ts";
 import { toZeroDbError } from "../../errors.ts";
 import { type DoctorReport, runDoctor } from "../../doctor/run.ts";
 import { type Check, check } from "../../doctor/types.ts";
-import { selfCommand } from "../../harness/server-spec.ts";
+import { selfCommand } from "../../harness/index.ts";
 import { zcommand } from "../command.ts";
 import { harnessContext } from "../connect-common.ts";
 import { configFrom, openLocalStore } from "../context.ts";
