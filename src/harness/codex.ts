@@ -7,7 +7,9 @@
  */
 import { join } from "node:path";
 import { envVar, isDir, onPath } from "./detect.ts";
-import { type TomlItem, type TomlValue, scanToml, tomlKey, tomlString } from "./toml.ts";
+import { CommandEntry } from "./entry-schemas.ts";
+import { getPath } from "./json-edit.ts";
+import { readToml, type TomlItem, type TomlValue, scanToml, tomlKey, tomlString } from "./toml.ts";
 import { type Harness, type HarnessContext, MANAGED_ENV, type Plan, type Registration, SERVER_NAME, type ServerSpec } from "./types.ts";
 
 const BASE = ["mcp_servers", SERVER_NAME];
@@ -62,11 +64,16 @@ function values(s: Scanned): { found: boolean; inline: boolean; command?: TomlVa
 
 function registration(text: string | undefined): Registration | undefined {
   if (text === undefined) return undefined;
-  const v = values(scan(text));
-  if (!v.found || typeof v.command !== "string") return undefined;
-  const args = Array.isArray(v.args) ? v.args.filter((a): a is string => typeof a === "string") : [];
-  const env = Object.fromEntries(Object.entries(v.env).filter((e): e is [string, string] => typeof e[1] === "string"));
-  return { command: v.command, args, env, managed: env[MANAGED_ENV] === "1" };
+  const r = CommandEntry.safeParse(getPath(readToml(text), BASE));
+  return r.success ? { command: r.data.command, args: r.data.args, env: r.data.env, managed: r.data.env[MANAGED_ENV] === "1" } : undefined;
+}
+
+/** The file's values, with an empty [mcp_servers] read as absent (Codex treats both alike). */
+function settings(text: string): unknown {
+  const v = readToml(text);
+  const servers = v.mcp_servers;
+  if (servers !== null && typeof servers === "object" && Object.keys(servers).length === 0) delete v.mcp_servers;
+  return v;
 }
 
 const line = (k: string, v: string, eol: string) => `${tomlKey(k)} = ${v}${eol}`;
@@ -184,8 +191,13 @@ export const codex: Harness = {
     if (v.inline) throw new SyntaxError(INLINE);
     return { change: "removed", text: remove(s) };
   },
-  // Without a TOML library, only equal texts are known to be equal settings (blank ones included).
-  sameSettings: (a, b) => a === b || (a.trim() === "" && b.trim() === ""),
+  sameSettings(a, b) {
+    try {
+      return Bun.deepEquals(settings(a), settings(b), true);
+    } catch {
+      return false;
+    }
+  },
 };
 
 function codexHome(ctx: HarnessContext): string {

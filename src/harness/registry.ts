@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { claudeConfigDir, claudeJsonPath } from "./claude-paths.ts";
 import { codex } from "./codex.ts";
 import { envVar, isDir, onPath } from "./detect.ts";
+import { OpencodeEntry } from "./entry-schemas.ts";
 import { commandArgsShape, jsonServersFormat, type JsonServersShape } from "./json-servers.ts";
 import type { Harness, HarnessContext } from "./types.ts";
 
@@ -109,10 +110,8 @@ export const HARNESSES: readonly Harness[] = [
       jsonc: true,
       entry: (s) => ({ type: "local", command: [s.command, ...s.args], environment: s.env, enabled: true }),
       read: (e) => {
-        const cmd = Array.isArray(e.command) ? e.command.filter((x): x is string => typeof x === "string") : [];
-        if (cmd.length === 0) return undefined;
-        const env = e.environment && typeof e.environment === "object" ? (e.environment as Record<string, unknown>) : {};
-        return { command: cmd[0]!, args: cmd.slice(1), env: Object.fromEntries(Object.entries(env).filter((x): x is [string, string] => typeof x[1] === "string")) };
+        const r = OpencodeEntry.safeParse(e);
+        return r.success ? { command: r.data.command[0]!, args: r.data.command.slice(1), env: r.data.environment } : undefined;
       },
     },
   }),

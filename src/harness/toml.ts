@@ -3,8 +3,10 @@
  * place: the file is cut into statements (table headers, key/value pairs,
  * blank or comment lines) with their spans, and simple values (strings,
  * arrays, inline tables) are decoded. Everything zerodb does not edit keeps
- * its bytes, comments included. No TOML library is bundled (D2).
+ * its bytes, comments included. Reading a whole file's values is smol-toml's
+ * job (readToml): a full TOML 1.0 parser, so settings compare as values.
  */
+import { parse } from "smol-toml";
 
 /** One statement of the file; `text.slice(start, end)` includes its line ending. */
 export interface TomlItem {
@@ -215,6 +217,15 @@ export function scanToml(text: string): TomlItem[] {
     }
   }
   return items;
+}
+
+/** The values of a whole TOML file (a blank one is an empty table); throws TomlSyntaxError on one that is not TOML 1.0. */
+export function readToml(text: string): Record<string, unknown> {
+  try {
+    return parse(text);
+  } catch (err) {
+    throw new TomlSyntaxError(err instanceof Error ? err.message : String(err));
+  }
 }
 
 /** Sets a dotted key in a decoded table. */
