@@ -24,7 +24,7 @@ export const CommandEntry = z.looseObject({ command: z.string(), args: StringLis
 export const OpencodeEntry = z.looseObject({ command: StringList.pipe(z.array(z.string()).min(1)), environment: StringMap });
 
 /** A JSON object (not an array, not null). */
-export const JsonObject = z.record(z.string(), z.unknown());
+const JsonObject = z.record(z.string(), z.unknown());
 
 /** A settings file whose `key`, when present, holds an object: the top level of Claude Code's settings.json and every server-map file. */
 export function objectWith(key: string) {
