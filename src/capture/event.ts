@@ -7,9 +7,6 @@ import { z } from "zod";
 import { invalid } from "../errors.ts";
 import { parseInput } from "../schema/parse.ts";
 
-/** The events `zerodb hook claude-code` is installed for. */
-export const CAPTURE_EVENTS = ["SessionStart", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact", "SessionEnd"] as const;
-
 /** One hook invocation's input. */
 export const HookEvent = z.looseObject({
   session_id: z.string().min(1).max(1024),

@@ -4,8 +4,7 @@
  * per-run bound), or compared with its cursor.
  */
 import { existsSync, statSync } from "node:fs";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { captureSession, projectSession } from "../project.ts";
 import type { CursorRow } from "../store/capture.ts";
 import { SYNC_BATCH_ENTRIES, RUN_MAX_BYTES } from "./limits.ts";
@@ -14,13 +13,6 @@ import { type RunResult, captureSources } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
 import { type Source, harnessSessionId, mainSource, subagentSources } from "./sources.ts";
 import { listDir } from "../util/fs.ts";
-
-/** Claude Code's config dir: `$CLAUDE_CONFIG_DIR`, else `~/.claude` (HARNESSES.md). */
-export function claudeConfigDir(env: Record<string, string | undefined>): string {
-  const set = env.CLAUDE_CONFIG_DIR;
-  if (set) return resolve(set);
-  return join(env.HOME || homedir(), ".claude");
-}
 
 /** Every main transcript `<projects>/<slug>/<session id>.jsonl`, sorted. */
 export function findTranscripts(projectsDir: string): string[] {

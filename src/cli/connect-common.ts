@@ -1,14 +1,12 @@
 /** What `connect` and `disconnect` share: the harness context, `--harness`, and the report's rendering. */
 import { homedir } from "node:os";
-import type { Outcome, Selection } from "../harness/connect.ts";
-import { HARNESSES, harnessNamed } from "../harness/registry.ts";
-import type { Harness, HarnessContext } from "../harness/types.ts";
+import { type Harness, type HarnessContext, HARNESSES, harnessNamed, type Outcome, type Selection } from "../harness/index.ts";
 import { UsageError } from "./parse.ts";
 
 /** The environment harness detection looks at: this process's. */
 export function harnessContext(): HarnessContext {
   const set = (v: string | undefined) => (v !== undefined && v !== "" ? v : undefined);
-  return { userHome: set(process.env.HOME) ?? set(process.env.USERPROFILE) ?? homedir(), env: process.env, platform: process.platform };
+  return { userHome: set(process.env.HOME) ?? set(process.env.USERPROFILE) ?? homedir(), env: process.env, platform: process.platform, cwd: process.cwd() };
 }
 
 /** The harnesses `--harness a,b` names (every one when absent); unknown names are usage errors. */

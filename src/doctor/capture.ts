@@ -5,12 +5,7 @@
  * delete transcripts before they are captured.
  */
 import { statSync } from "node:fs";
-import { HOOK_EVENTS, readHooks } from "../harness/claude-hooks.ts";
-import { isExecutable } from "../harness/detect.ts";
-import { readState } from "../harness/apply.ts";
-import { claudeSettingsPath } from "../harness/jobs.ts";
-import { parseJson, toValue } from "../harness/jsonc.ts";
-import { commandProgram } from "../harness/spec.ts";
+import { claudeSettingsPath, commandProgram, HOOK_EVENTS, isExecutable, parseJson, readHooks, readState, toValue } from "../harness/index.ts";
 import { type Check, type DoctorContext, check, why } from "./types.ts";
 
 /** Claude Code's default retention in days. */

@@ -3,9 +3,7 @@
  * registers zerodb must point at an executable that exists, or the harness
  * fails to start its memory. One line per harness that has an entry.
  */
-import { readState } from "../harness/apply.ts";
-import { isExecutable } from "../harness/detect.ts";
-import { HARNESSES } from "../harness/registry.ts";
+import { HARNESSES, isExecutable, readState } from "../harness/index.ts";
 import { geminiTrustCheck } from "./gemini-trust.ts";
 import { type Check, type DoctorContext, check, why } from "./types.ts";
 

@@ -7,20 +7,21 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type ZeroDbError, toZeroDbError } from "../errors.ts";
+import { shellQuote } from "../harness/index.ts";
 import { DB_FILE, type Memory, type Store } from "../store/index.ts";
-import { type Check, type DoctorContext, check, q } from "./types.ts";
+import { type Check, type DoctorContext, check } from "./types.ts";
 
 
 /** The fix for a store that is damaged: set it aside and restore the last export. */
 function restoreFix(file: string): string {
-  return `stop every zerodb process, then: mv ${q(file)} ${q(`${file}.damaged`)} && zerodb import <your last export .jsonl>`;
+  return `stop every zerodb process, then: mv ${shellQuote(file)} ${shellQuote(`${file}.damaged`)} && zerodb import <your last export .jsonl>`;
 }
 
 /** The fix for a failure of the given kind in the data dir. */
 function fixFor(e: ZeroDbError, dataDir: string): string {
   if (e.code === "storage_full") return `free disk space on the file system of ${dataDir}`;
   if (e.code === "corrupt") return restoreFix(join(dataDir, DB_FILE));
-  if (e.code === "unavailable") return `chmod -R u+rwX ${q(dataDir)} (and stop any process holding the store locked)`;
+  if (e.code === "unavailable") return `chmod -R u+rwX ${shellQuote(dataDir)} (and stop any process holding the store locked)`;
   if (e.code === "unsafe_path") return "see the fix of the home or files check above";
   if (e.code === "incompatible") return "install the newer zerodb that wrote this store";
   return "run `zerodb doctor` again; if it persists, `zerodb export --out backup.jsonl` and report the output of `zerodb doctor --json`";

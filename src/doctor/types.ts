@@ -1,7 +1,6 @@
 /** The shape of `zerodb doctor`'s checks (DESIGN.md 7.1): one line each, pass, warn or fail, with a fix. */
 import type { Config } from "../config.ts";
-import type { HarnessContext } from "../harness/types.ts";
-import type { SelfCommand } from "../harness/spec.ts";
+import type { HarnessContext, SelfCommand } from "../harness/index.ts";
 
 /** How a check came out. */
 export type CheckStatus = "pass" | "warn" | "fail";
@@ -36,7 +35,3 @@ export function why(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** A path quoted for a POSIX shell, for fixes people paste. */
-export function q(path: string): string {
-  return /^[A-Za-z0-9_/.:@%+=,-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
-}

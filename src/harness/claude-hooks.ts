@@ -4,6 +4,7 @@
  * `<abs zerodb> hook claude-code`. zerodb's handlers are recognised by that
  * command ending; every other hook, group and setting is left as it was.
  */
+import { objectWith } from "./entry-schemas.ts";
 import { editJson, getPath, type PathStep } from "./json-edit.ts";
 import { parseJson, toValue } from "./jsonc.ts";
 import type { Plan } from "./types.ts";
@@ -33,10 +34,12 @@ export function isZerodbHook(command: unknown): command is string {
 const JSON_OPTS = { jsonc: false };
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
+const SettingsFile = objectWith("hooks");
+
 function parse(text: string): Record<string, unknown> {
   const value = toValue(parseJson(text, JSON_OPTS).root);
   if (!isObject(value)) throw new SyntaxError("the top level is not a JSON object");
-  if (value.hooks !== undefined && !isObject(value.hooks)) throw new SyntaxError('"hooks" is not a JSON object');
+  if (!SettingsFile.safeParse(value).success) throw new SyntaxError('"hooks" is not a JSON object');
   return value;
 }
 

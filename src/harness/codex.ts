@@ -7,7 +7,9 @@
  */
 import { join } from "node:path";
 import { envVar, isDir, onPath } from "./detect.ts";
-import { type TomlItem, type TomlValue, scanToml, tomlKey, tomlString } from "./toml.ts";
+import { CommandEntry, StringMap } from "./entry-schemas.ts";
+import { getPath } from "./json-edit.ts";
+import { readToml, type TomlItem, scanToml, tomlKey, tomlString } from "./toml.ts";
 import { type Harness, type HarnessContext, MANAGED_ENV, type Plan, type Registration, SERVER_NAME, type ServerSpec } from "./types.ts";
 
 const BASE = ["mcp_servers", SERVER_NAME];
@@ -15,8 +17,6 @@ const ENV = [...BASE, "env"];
 
 const startsWith = (path: string[], prefix: string[]) => prefix.every((p, i) => path[i] === p);
 const same = (a: string[], b: string[]) => a.length === b.length && startsWith(a, b);
-type Table = { [key: string]: TomlValue };
-const isTable = (v: TomlValue | undefined): v is Table => typeof v === "object" && v !== null && !Array.isArray(v) && !("raw" in v);
 
 /** The statements of the file, each with the table it belongs to. */
 interface Scanned {
@@ -34,39 +34,37 @@ function scan(text: string): Scanned {
   return { text, items, eol: text.includes("\r\n") ? "\r\n" : "\n" };
 }
 
-/** zerodb's settings as the file states them, in whichever TOML form. */
-function values(s: Scanned): { found: boolean; inline: boolean; command?: TomlValue; args?: TomlValue; env: Record<string, TomlValue> } {
-  const out: ReturnType<typeof values> = { found: false, inline: false, env: {} };
+/** Where the file states zerodb's entry: nowhere, in the table form zerodb edits, or in a form it does not edit (inline table, dotted keys). */
+function form(s: Scanned): "absent" | "table" | "inline" {
+  let found = false;
   for (const it of s.items) {
-    if (it.kind === "header" && startsWith(it.path, BASE) && !it.array) out.found = true;
-    if (it.kind !== "kv") continue;
-    const full = [...it.table, ...it.path];
-    if (!startsWith(full, BASE)) continue;
-    out.found = true;
+    if (it.kind === "header" && startsWith(it.path, BASE) && !it.array) found = true;
+    if (it.kind !== "kv" || !startsWith([...it.table, ...it.path], BASE)) continue;
+    found = true;
     // Only the plain table form is edited: a key per line inside [mcp_servers.zerodb] or its env table.
-    const plain = (same(it.table, BASE) && it.path.length === 1) || (same(it.table, ENV) && it.path.length === 1);
-    if (!plain) out.inline = true;
-    const rest = full.slice(BASE.length);
-    const table = it.value as Table;
-    if (rest.length === 0 && isTable(it.value)) {
-      out.command = table.command;
-      out.args = table.args;
-      if (isTable(table.env)) Object.assign(out.env, table.env);
-    } else if (rest[0] === "command" && rest.length === 1) out.command = it.value;
-    else if (rest[0] === "args" && rest.length === 1) out.args = it.value;
-    else if (rest[0] === "env" && rest.length === 1 && isTable(it.value)) Object.assign(out.env, it.value);
-    else if (rest[0] === "env" && rest.length === 2 && it.value !== undefined) out.env[rest[1]!] = it.value;
+    if (it.path.length !== 1 || !(same(it.table, BASE) || same(it.table, ENV))) return "inline";
   }
-  return out;
+  return found ? "table" : "absent";
+}
+
+/** zerodb's entry as smol-toml reads it, whatever its form (an empty table when absent). */
+function entryOf(text: string): Record<string, unknown> {
+  const e = getPath(readToml(text), BASE);
+  return e !== null && typeof e === "object" ? (e as Record<string, unknown>) : {};
 }
 
 function registration(text: string | undefined): Registration | undefined {
   if (text === undefined) return undefined;
-  const v = values(scan(text));
-  if (!v.found || typeof v.command !== "string") return undefined;
-  const args = Array.isArray(v.args) ? v.args.filter((a): a is string => typeof a === "string") : [];
-  const env = Object.fromEntries(Object.entries(v.env).filter((e): e is [string, string] => typeof e[1] === "string"));
-  return { command: v.command, args, env, managed: env[MANAGED_ENV] === "1" };
+  const r = CommandEntry.safeParse(entryOf(text));
+  return r.success ? { command: r.data.command, args: r.data.args, env: r.data.env, managed: r.data.env[MANAGED_ENV] === "1" } : undefined;
+}
+
+/** The file's values, with an empty [mcp_servers] read as absent (Codex treats both alike). */
+function settings(text: string): unknown {
+  const v = readToml(text);
+  const servers = v.mcp_servers;
+  if (servers !== null && typeof servers === "object" && Object.keys(servers).length === 0) delete v.mcp_servers;
+  return v;
 }
 
 const line = (k: string, v: string, eol: string) => `${tomlKey(k)} = ${v}${eol}`;
@@ -80,7 +78,7 @@ function block(spec: ServerSpec, eol: string): string {
 const INLINE = `mcp_servers.${SERVER_NAME} is written inline or with dotted keys; zerodb edits only the [mcp_servers.${SERVER_NAME}] table form: remove it by hand, then run zerodb connect again`;
 
 /** The in-place edits that turn the file's zerodb tables into `spec`. */
-function update(s: Scanned, spec: ServerSpec, oldEnv: Record<string, TomlValue>): string {
+function update(s: Scanned, spec: ServerSpec, oldEnv: Record<string, string>): string {
   const edits: { at: number; to: number; text: string }[] = [];
   const tableItems = (path: string[]) => s.items.filter((it) => it.kind === "kv" && same(it.table, path));
   const headerOf = (path: string[]) => s.items.find((it) => it.kind === "header" && same(it.path, path));
@@ -95,7 +93,7 @@ function update(s: Scanned, spec: ServerSpec, oldEnv: Record<string, TomlValue>)
   };
   setIn(BASE, "command", tomlString(spec.command));
   setIn(BASE, "args", array(spec.args));
-  const kept = Object.entries(oldEnv).filter((e): e is [string, string] => !e[0].startsWith("ZERODB_") && typeof e[1] === "string");
+  const kept = Object.entries(oldEnv).filter(([k]) => !k.startsWith("ZERODB_"));
   const env: Record<string, string> = { ...Object.fromEntries(kept), ...spec.env };
   const inlineEnv = tableItems(BASE).find((it) => it.path[0] === "env");
   if (inlineEnv) {
@@ -163,29 +161,35 @@ export const codex: Harness = {
   planAdd(text, spec): Plan {
     if (text === undefined || text.trim() === "") return { change: "added", text: (text ?? "") + block(spec, "\n") };
     const s = scan(text);
-    const v = values(s);
-    if (!v.found) {
+    const where = form(s);
+    if (where === "absent") {
       const sep = text.endsWith("\n") ? s.eol : s.eol + s.eol;
       return { change: "added", text: text + sep + block(spec, s.eol) };
     }
-    if (v.inline) throw new SyntaxError(INLINE);
-    const current = registration(text);
-    const desiredEnv = { ...Object.fromEntries(Object.entries(current?.env ?? {}).filter(([k]) => !k.startsWith("ZERODB_"))), ...spec.env };
-    const same = current && current.command === spec.command && Bun.deepEquals(v.args, spec.args) && Bun.deepEquals(current.env, desiredEnv);
+    if (where === "inline") throw new SyntaxError(INLINE);
+    const entry = entryOf(text);
+    const env = StringMap.parse(entry.env);
+    const desiredEnv = { ...Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith("ZERODB_"))), ...spec.env };
+    const same = entry.command === spec.command && Bun.deepEquals(entry.args, spec.args) && Bun.deepEquals(env, desiredEnv);
     if (same) return { change: "unchanged" };
-    return { change: "updated", text: update(s, spec, v.env) };
+    return { change: "updated", text: update(s, spec, env) };
   },
   planRemove(text): Plan {
     if (text === undefined) return { change: "absent" };
     const s = scan(text);
-    const v = values(s);
-    if (!v.found) return { change: "absent" };
+    const where = form(s);
+    if (where === "absent") return { change: "absent" };
     if (!registration(text)?.managed) return { change: "foreign", detail: `its [mcp_servers.${SERVER_NAME}] was not written by zerodb connect (no ${MANAGED_ENV} marker); left in place` };
-    if (v.inline) throw new SyntaxError(INLINE);
+    if (where === "inline") throw new SyntaxError(INLINE);
     return { change: "removed", text: remove(s) };
   },
-  // Without a TOML library, only equal texts are known to be equal settings (blank ones included).
-  sameSettings: (a, b) => a === b || (a.trim() === "" && b.trim() === ""),
+  sameSettings(a, b) {
+    try {
+      return Bun.deepEquals(settings(a), settings(b), true);
+    } catch {
+      return false;
+    }
+  },
 };
 
 function codexHome(ctx: HarnessContext): string {

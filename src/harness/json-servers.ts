@@ -3,6 +3,7 @@
  * names to entries (`mcpServers`, VS Code's `servers`, opencode's `mcp`).
  * Only the `zerodb` member is ever touched; the text is edited in place.
  */
+import { CommandEntry, objectWith } from "./entry-schemas.ts";
 import { editJson, getPath } from "./json-edit.ts";
 import { parseJson, toValue } from "./jsonc.ts";
 import { MANAGED_ENV, type Harness, type Plan, type Registration, SERVER_NAME, type ServerSpec } from "./types.ts";
@@ -22,9 +23,6 @@ export interface JsonServersShape {
 type Format = Pick<Harness, "planAdd" | "planRemove" | "registration" | "sameSettings">;
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-const stringMap = (v: unknown): Record<string, string> =>
-  isObject(v) ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string")) : {};
 
 /** The usual `{command, args, env}` entry, with extra fixed keys (`type: "stdio"`). */
 export function commandArgsShape(opts: { container: string; jsonc: boolean; extra?: Record<string, unknown> }): JsonServersShape {
@@ -32,7 +30,10 @@ export function commandArgsShape(opts: { container: string; jsonc: boolean; extr
     container: opts.container,
     jsonc: opts.jsonc,
     entry: (s) => ({ ...opts.extra, command: s.command, args: s.args, env: s.env }),
-    read: (e) => (typeof e.command === "string" ? { command: e.command, args: strings(e.args), env: stringMap(e.env) } : undefined),
+    read: (e) => {
+      const r = CommandEntry.safeParse(e);
+      return r.success ? { command: r.data.command, args: r.data.args, env: r.data.env } : undefined;
+    },
   };
 }
 
@@ -58,11 +59,11 @@ export function jsonServersFormat(shape: JsonServersShape): Format {
   const path = [shape.container, SERVER_NAME];
   const opts = { jsonc: shape.jsonc };
 
+  const file = objectWith(shape.container);
   const parse = (text: string): Record<string, unknown> => {
     const value = toValue(parseJson(text, opts).root);
     if (!isObject(value)) throw new SyntaxError("the top level is not a JSON object");
-    const servers = value[shape.container];
-    if (servers !== undefined && !isObject(servers)) throw new SyntaxError(`"${shape.container}" is not a JSON object`);
+    if (!file.safeParse(value).success) throw new SyntaxError(`"${shape.container}" is not a JSON object`);
     return value;
   };
 

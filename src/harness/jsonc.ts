@@ -1,8 +1,11 @@
 /**
- * A JSON (optionally JSONC: comments and trailing commas) parser that keeps
- * the position of every node, so a harness config can be edited in place and
- * everything zerodb does not touch keeps its exact bytes (DESIGN.md 7.1).
+ * A JSON (optionally JSONC: comments and trailing commas) parse tree that
+ * keeps the position of every node and comma, so a harness config can be
+ * edited in place and everything zerodb does not touch keeps its exact bytes
+ * (DESIGN.md 7.1). jsonc-parser's `modify` is not used: it reformats
+ * neighbours.
  */
+import { printParseErrorCode, visit } from "jsonc-parser";
 
 /** A parsed node with its span in the text: `text.slice(start, end)` is its source. */
 export type JNode = JObject | JArray | JScalar;
@@ -63,141 +66,79 @@ export class JsonSyntaxError extends Error {
 
 /** How deep objects may nest before the parser refuses (protects the stack). */
 const MAX_DEPTH = 256;
-const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-/** Parses JSON, or JSONC when `jsonc` is set. */
+/**
+ * Parses JSON, or JSONC when `jsonc` is set, with jsonc-parser's scanner
+ * (VS Code's own): its visitor reports every token's offset, from which the
+ * node spans and comma positions are built. The first error throws.
+ */
 export function parseJson(text: string, opts: { jsonc: boolean }): JDoc {
-  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let root: JNode | undefined;
   let hasComments = false;
+  const open: (JObject | JArray)[] = [];
+  let key: { key: string; start: number; keyEnd: number } | undefined;
 
-  const fail = (what: string): never => {
-    const before = text.slice(0, pos);
-    const line = before.split("\n").length;
-    const col = pos - before.lastIndexOf("\n");
-    throw new JsonSyntaxError(`${what} at line ${line}, column ${col}`);
+  const fail = (what: string, line: number, column: number): never => {
+    throw new JsonSyntaxError(`${what} at line ${line + 1}, column ${column + 1}`);
   };
-
-  const skip = (): void => {
-    for (;;) {
-      const c = text[pos];
-      if (c === " " || c === "\t" || c === "\n" || c === "\r") pos++;
-      else if (c === "/" && opts.jsonc && text[pos + 1] === "/") {
-        hasComments = true;
-        const nl = text.indexOf("\n", pos);
-        pos = nl < 0 ? text.length : nl;
-      } else if (c === "/" && opts.jsonc && text[pos + 1] === "*") {
-        hasComments = true;
-        const close = text.indexOf("*/", pos + 2);
-        if (close < 0) fail("unterminated comment");
-        pos = close + 2;
-      } else return;
+  const attach = (node: JNode): void => {
+    const parent = open.at(-1);
+    if (parent === undefined) root = node;
+    else if (parent.kind === "object") {
+      parent.members.push({ ...key!, end: node.end, value: node });
+      parent.commas.push(-1);
+    } else {
+      parent.items.push(node);
+      parent.commas.push(-1);
     }
   };
+  // The key each open container was found under, restored when it closes.
+  const keys: (typeof key)[] = [];
+  const begin = (node: JObject | JArray, line: number, column: number): void => {
+    if (open.length >= MAX_DEPTH) fail("nesting too deep", line, column);
+    open.push(node);
+    keys.push(key);
+  };
+  const end = (offset: number): void => {
+    const node = open.pop()!;
+    node.end = offset + 1;
+    key = keys.pop();
+    attach(node);
+  };
 
-  const string = (): string => {
-    const start = pos;
-    pos++;
-    for (;;) {
-      const c = text.charCodeAt(pos);
-      if (Number.isNaN(c)) fail("unterminated string");
-      if (c === 0x22) break;
-      if (c < 0x20) fail("control character in a string");
-      pos += c === 0x5c ? 2 : 1;
-    }
-    pos++;
+  visit(
+    // A byte-order mark read as the one space it takes, so every offset stays the text's own.
+    text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text,
+    {
+      onObjectBegin: (offset, _length, line, column) => begin({ kind: "object", start: offset, end: 0, members: [], commas: [] }, line, column),
+      onArrayBegin: (offset, _length, line, column) => begin({ kind: "array", start: offset, end: 0, items: [], commas: [] }, line, column),
+      onObjectEnd: end,
+      onArrayEnd: end,
+      onObjectProperty: (property, offset, length) => {
+        key = { key: property, start: offset, keyEnd: offset + length };
+      },
+      onLiteralValue: (value: string | number | boolean | null, offset, length) => attach({ kind: "scalar", start: offset, end: offset + length, value }),
+      onSeparator: (character, offset) => {
+        const c = open.at(-1);
+        if (character === "," && c) c.commas[c.commas.length - 1] = offset;
+      },
+      onComment: () => {
+        hasComments = true;
+      },
+      // "PropertyNameExpected" -> "property name expected"
+      onError: (error, _offset, _length, line, column) => fail(printParseErrorCode(error).replace(/\B([A-Z])/g, " $1").toLowerCase(), line, column),
+    },
+    { disallowComments: !opts.jsonc, allowTrailingComma: opts.jsonc, allowEmptyContent: false },
+  );
+  // jsonc-parser's scanner takes more as whitespace (vertical tab, no-break space) than JSON does.
+  if (!opts.jsonc) {
     try {
-      return JSON.parse(text.slice(start, pos)) as string;
-    } catch {
-      pos = start;
-      return fail("invalid string escape");
+      JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    } catch (err) {
+      throw new JsonSyntaxError(err instanceof Error ? err.message : String(err));
     }
-  };
-
-  const value = (depth: number): JNode => {
-    if (depth > MAX_DEPTH) fail("nesting too deep");
-    skip();
-    const start = pos;
-    const c = text[pos];
-    if (c === "{") return object(depth);
-    if (c === "[") return array(depth);
-    if (c === '"') {
-      const v = string();
-      return { kind: "scalar", start, end: pos, value: v };
-    }
-    for (const [word, v] of [["true", true], ["false", false], ["null", null]] as const) {
-      if (text.startsWith(word, pos)) {
-        pos += word.length;
-        return { kind: "scalar", start, end: pos, value: v };
-      }
-    }
-    NUMBER_RE.lastIndex = pos;
-    const m = NUMBER_RE.exec(text);
-    if (!m) return fail(c === undefined ? "unexpected end of file" : `unexpected '${c}'`);
-    pos += m[0].length;
-    return { kind: "scalar", start, end: pos, value: Number(m[0]) };
-  };
-
-  const object = (depth: number): JObject => {
-    const node: JObject = { kind: "object", start: pos, end: 0, members: [], commas: [] };
-    pos++;
-    skip();
-    if (text[pos] === "}") {
-      node.end = ++pos;
-      return node;
-    }
-    for (;;) {
-      skip();
-      if (text[pos] === "}" && opts.jsonc && node.members.length > 0) break;
-      if (text[pos] !== '"') fail("expected a property name");
-      const start = pos;
-      const key = string();
-      const keyEnd = pos;
-      skip();
-      if (text[pos] !== ":") fail("expected ':'");
-      pos++;
-      const v = value(depth + 1);
-      node.members.push({ key, start, keyEnd, end: v.end, value: v });
-      node.commas.push(-1);
-      skip();
-      if (text[pos] === ",") {
-        node.commas[node.commas.length - 1] = pos++;
-        continue;
-      }
-      if (text[pos] === "}") break;
-      fail("expected ',' or '}'");
-    }
-    node.end = ++pos;
-    return node;
-  };
-
-  const array = (depth: number): JArray => {
-    const node: JArray = { kind: "array", start: pos, end: 0, items: [], commas: [] };
-    pos++;
-    skip();
-    if (text[pos] === "]") {
-      node.end = ++pos;
-      return node;
-    }
-    for (;;) {
-      skip();
-      if (text[pos] === "]" && opts.jsonc && node.items.length > 0) break;
-      node.items.push(value(depth + 1));
-      node.commas.push(-1);
-      skip();
-      if (text[pos] === ",") {
-        node.commas[node.commas.length - 1] = pos++;
-        continue;
-      }
-      if (text[pos] === "]") break;
-      fail("expected ',' or ']'");
-    }
-    node.end = ++pos;
-    return node;
-  };
-
-  const root = value(0);
-  skip();
-  if (pos < text.length) fail("unexpected text after the end");
+  }
+  if (root === undefined) return fail("value expected", 0, 0);
   return { text, root, hasComments };
 }
 
@@ -211,10 +152,4 @@ export function toValue(node: JNode): unknown {
     Object.defineProperty(out, m.key, { value: toValue(m.value), enumerable: true, writable: true, configurable: true });
   }
   return out;
-}
-
-/** The member of an object with this key (the last one, as JSON.parse reads it). */
-export function memberOf(node: JObject, key: string): { member: JMember; index: number } | undefined {
-  for (let i = node.members.length - 1; i >= 0; i--) if (node.members[i]!.key === key) return { member: node.members[i]!, index: i };
-  return undefined;
 }

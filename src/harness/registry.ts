@@ -5,8 +5,10 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { claudeConfigDir, claudeJsonPath } from "./claude-paths.ts";
 import { codex } from "./codex.ts";
 import { envVar, isDir, onPath } from "./detect.ts";
+import { OpencodeEntry } from "./entry-schemas.ts";
 import { commandArgsShape, jsonServersFormat, type JsonServersShape } from "./json-servers.ts";
 import type { Harness, HarnessContext } from "./types.ts";
 
@@ -54,15 +56,10 @@ export const claudeCode = jsonHarness({
   name: "claude-code",
   label: "Claude Code",
   bin: "claude",
-  dir: (ctx) => envVar(ctx, "CLAUDE_CONFIG_DIR") ?? join(ctx.userHome, ".claude"),
-  file: (ctx, dir) => (envVar(ctx, "CLAUDE_CONFIG_DIR") ? join(dir, ".claude.json") : join(ctx.userHome, ".claude.json")),
+  dir: claudeConfigDir,
+  file: claudeJsonPath,
   shape: mcpServers(false, { type: "stdio" }),
 });
-
-/** The folder of Claude Code's settings.json (hooks, cleanupPeriodDays). */
-export function claudeConfigDir(ctx: HarnessContext): string {
-  return envVar(ctx, "CLAUDE_CONFIG_DIR") ?? join(ctx.userHome, ".claude");
-}
 
 /** Every harness, in the order connect reports them. */
 export const HARNESSES: readonly Harness[] = [
@@ -113,10 +110,8 @@ export const HARNESSES: readonly Harness[] = [
       jsonc: true,
       entry: (s) => ({ type: "local", command: [s.command, ...s.args], environment: s.env, enabled: true }),
       read: (e) => {
-        const cmd = Array.isArray(e.command) ? e.command.filter((x): x is string => typeof x === "string") : [];
-        if (cmd.length === 0) return undefined;
-        const env = e.environment && typeof e.environment === "object" ? (e.environment as Record<string, unknown>) : {};
-        return { command: cmd[0]!, args: cmd.slice(1), env: Object.fromEntries(Object.entries(env).filter((x): x is [string, string] => typeof x[1] === "string")) };
+        const r = OpencodeEntry.safeParse(e);
+        return r.success ? { command: r.data.command[0]!, args: r.data.command.slice(1), env: r.data.environment } : undefined;
       },
     },
   }),

@@ -1,10 +1,12 @@
 /**
- * Just enough TOML (https://toml.io/en/v1.0.0) to edit Codex's config.toml in
- * place: the file is cut into statements (table headers, key/value pairs,
- * blank or comment lines) with their spans, and simple values (strings,
- * arrays, inline tables) are decoded. Everything zerodb does not edit keeps
- * its bytes, comments included. No TOML library is bundled (D2).
+ * TOML (https://toml.io/en/v1.0.0) for Codex's config.toml. Reading values is
+ * smol-toml's job (readToml), a full TOML 1.0 parser, so settings compare as
+ * values. Editing in place needs what no parser keeps: where each statement
+ * is. scanToml cuts the file into statements (table headers, key/value pairs,
+ * blank or comment lines) with their spans, so everything zerodb does not
+ * edit keeps its bytes, comments included.
  */
+import { parse } from "smol-toml";
 
 /** One statement of the file; `text.slice(start, end)` includes its line ending. */
 export interface TomlItem {
@@ -15,12 +17,7 @@ export interface TomlItem {
   path: string[];
   /** header: true for an array of tables `[[...]]`. */
   array: boolean;
-  /** kv: the decoded value. */
-  value?: TomlValue;
 }
-
-/** A decoded value; dates, numbers and the like are kept as their raw text. */
-export type TomlValue = string | boolean | TomlValue[] | { [key: string]: TomlValue } | { raw: string };
 
 /** The file is not TOML this parser understands; the message names the line. */
 export class TomlSyntaxError extends Error {
@@ -138,40 +135,32 @@ export function scanToml(text: string): TomlItem[] {
     }
   };
 
-  const value = (): TomlValue => {
+  /** Steps over a value: strings by their quoting rules, arrays and inline tables item by item, anything else to the next delimiter. */
+  const value = (): void => {
     const c = text[pos];
-    if (c === '"' || c === "'") return str();
-    if (c === "[") {
-      pos++;
-      const out: TomlValue[] = [];
-      for (;;) {
-        wsNl();
-        if (text[pos] === "]") break;
-        out.push(value());
-        wsNl();
-        if (text[pos] === ",") pos++;
-        else if (text[pos] !== "]") fail("expected ',' or ']'");
-      }
-      pos++;
-      return out;
+    if (c === '"' || c === "'") {
+      str();
+      return;
     }
-    if (c === "{") {
+    if (c === "[" || c === "{") {
+      const close = c === "[" ? "]" : "}";
       pos++;
-      const out: Record<string, TomlValue> = {};
       for (;;) {
         wsNl();
-        if (text[pos] === "}") break;
-        const k = key();
-        if (text[pos] !== "=") fail("expected '='");
-        pos++;
-        ws();
-        setPath(out, k, value());
+        if (text[pos] === close) break;
+        if (close === "}") {
+          key();
+          if (text[pos] !== "=") fail("expected '='");
+          pos++;
+          ws();
+        }
+        value();
         wsNl();
         if (text[pos] === ",") pos++;
-        else if (text[pos] !== "}") fail("expected ',' or '}'");
+        else if (text[pos] !== close) fail(`expected ',' or '${close}'`);
       }
       pos++;
-      return out;
+      return;
     }
     const s = pos;
     const token = () => {
@@ -183,9 +172,7 @@ export function scanToml(text: string): TomlItem[] {
       pos++;
       token();
     }
-    const raw = text.slice(s, pos);
-    if (raw === "") fail("expected a value");
-    return raw === "true" ? true : raw === "false" ? false : { raw };
+    if (pos === s) fail("expected a value");
   };
 
   while (pos < text.length) {
@@ -209,23 +196,21 @@ export function scanToml(text: string): TomlItem[] {
       if (text[pos] !== "=") fail("expected '='");
       pos++;
       ws();
-      const v = value();
+      value();
       lineEnd();
-      items.push({ kind: "kv", start, end: pos, path, array: false, value: v });
+      items.push({ kind: "kv", start, end: pos, path, array: false });
     }
   }
   return items;
 }
 
-/** Sets a dotted key in a decoded table. */
-export function setPath(table: Record<string, TomlValue>, path: string[], value: TomlValue): void {
-  let cur = table;
-  for (const p of path.slice(0, -1)) {
-    const next = cur[p];
-    if (next === undefined || typeof next !== "object" || Array.isArray(next) || "raw" in next) cur[p] = {};
-    cur = cur[p] as Record<string, TomlValue>;
+/** The values of a whole TOML file (a blank one is an empty table); throws TomlSyntaxError on one that is not TOML 1.0. */
+export function readToml(text: string): Record<string, unknown> {
+  try {
+    return parse(text);
+  } catch (err) {
+    throw new TomlSyntaxError(err instanceof Error ? err.message : String(err));
   }
-  cur[path[path.length - 1]!] = value;
 }
 
 /** A TOML basic string: JSON's escapes are TOML's, except that DEL must be escaped too. */

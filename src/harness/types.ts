@@ -11,6 +11,8 @@ export interface HarnessContext {
   userHome: string;
   env: Record<string, string | undefined>;
   platform: NodeJS.Platform;
+  /** The directory a relative path in `env` is taken from; the process's when absent. */
+  cwd?: string;
 }
 
 /** The MCP server zerodb registers: `command args...` with extra environment. */

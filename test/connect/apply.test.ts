@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BACKUP_SUFFIX, ChangedUnderfootError, readBackup, readState, writeState } from "../../src/harness/apply.ts";
-import { runJob } from "../../src/harness/connect.ts";
+import { runJob } from "../../src/harness/run-jobs.ts";
 import { unifiedDiff } from "../../src/harness/diff.ts";
 import { tempDir } from "../helpers.ts";
 
@@ -110,5 +110,34 @@ describe("unifiedDiff", () => {
     );
     expect(unifiedDiff(a, a, { from: "f", to: "f" })).toBe("");
     expect(unifiedDiff("", "x\n", { from: "/dev/null", to: "f" })).toBe("--- /dev/null\n+++ f\n@@ -0,0 +1,1 @@\n+x\n");
+  });
+
+  test("a 20,000-line JSON file with a small change: only the changed lines, with their context", () => {
+    // A project list as large as a long-used ~/.claude.json; the old LCS table needed lines x lines of memory for it.
+    const projects = Object.fromEntries(Array.from({ length: 19_995 }, (_, i) => [`/home/u/p${i}`, i]));
+    const before = JSON.stringify({ projects, mcpServers: {} }, null, 2) + "\n";
+    const after = before.replace('"/home/u/p10000": 10000,', '"/home/u/p10000": 10001,').replace('"mcpServers": {}', '"mcpServers": {\n    "zerodb": {}\n  }');
+    expect(before.split("\n").length).toBe(20_001);
+    expect(unifiedDiff(before, after, { from: "f", to: "f" })).toBe(
+      [
+        "--- f",
+        "+++ f",
+        "@@ -10000,7 +10000,7 @@",
+        ...[9997, 9998, 9999].map((i) => `     "/home/u/p${i}": ${i},`),
+        '-    "/home/u/p10000": 10000,',
+        '+    "/home/u/p10000": 10001,',
+        ...[10001, 10002, 10003].map((i) => `     "/home/u/p${i}": ${i},`),
+        "@@ -19996,5 +19996,7 @@",
+        '     "/home/u/p19993": 19993,',
+        '     "/home/u/p19994": 19994',
+        "   },",
+        '-  "mcpServers": {}',
+        '+  "mcpServers": {',
+        '+    "zerodb": {}',
+        "+  }",
+        " }",
+        "",
+      ].join("\n"),
+    );
   });
 });

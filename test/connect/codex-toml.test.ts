@@ -150,3 +150,14 @@ test("malformed TOML is refused with its line", () => {
   }
   expect(() => scanToml(`x = 1\ny = 2\n[bad\n`)).toThrow("line 3");
 });
+
+describe("sameSettings", () => {
+  test("compares values, not text: layout, comments and quoting do not count; an empty [mcp_servers] is no servers", () => {
+    expect(codex.sameSettings(`model = "o3"\n[tools]\nweb = true\n`, `# mine\nmodel = 'o3'\n\n[tools]\nweb   = true # on\n`)).toBe(true);
+    expect(codex.sameSettings(`tools = { web = true }\n`, `[tools]\nweb = true\n`)).toBe(true);
+    expect(codex.sameSettings(`model = "o3"\n`, `model = "o4"\n`)).toBe(false);
+    expect(codex.sameSettings("", `[mcp_servers]\n`)).toBe(true);
+    expect(codex.sameSettings("  \n", "")).toBe(true);
+    expect(codex.sameSettings(`model = "o3"\n`, `model = \n`)).toBe(false);
+  });
+});

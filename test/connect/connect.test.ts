@@ -119,6 +119,26 @@ describe("connect into configs already in use", () => {
   });
 });
 
+describe("CLAUDE_CONFIG_DIR", () => {
+  test("a relative one is resolved against the working directory: connect writes there and capture reads there", async () => {
+    using home = tempDir();
+    const cwd = join(home.path, "project");
+    mkdirSync(join(cwd, "cfg"), { recursive: true });
+    const env = { CLAUDE_CONFIG_DIR: "cfg" };
+    const json = await runJson<Report>(["connect", "--capture", "--harness", "claude-code"], { home: home.path, cwd, env });
+    expect(json.results.filter((o) => o.target === "claude-code").map((o) => [o.what, o.status, o.path])).toEqual([
+      ["mcp", "added", join(cwd, "cfg", ".claude.json")],
+      ["hooks", "added", join(cwd, "cfg", "settings.json")],
+    ]);
+    expect(existsSync(join(cwd, "cfg", "settings.json"))).toBe(true);
+    const slug = join(cwd, "cfg", "projects", "-p");
+    mkdirSync(slug, { recursive: true });
+    writeFileSync(join(slug, "11111111-1111-4111-8111-111111111111.jsonl"), "");
+    const status = await runZ(["capture", "status", "--json"], { home: home.path, cwd, env });
+    expect(status.stdout).toContain("11111111-1111-4111-8111-111111111111");
+  });
+});
+
 describe("what connect refuses or leaves alone", () => {
   test("a malformed file is reported and left untouched; the others are still connected", async () => {
     using home = tempDir();

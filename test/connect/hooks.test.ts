@@ -1,7 +1,8 @@
 /** Claude Code capture hooks in settings.json: zerodb's handlers only, everything else kept. */
 import { describe, expect, test } from "bun:test";
 import { HOOK_EVENTS, findZerodbHooks, planHooks, planRemoveHooks } from "../../src/harness/claude-hooks.ts";
-import { commandProgram, hookCommand, selfCommand, shellWords } from "../../src/harness/spec.ts";
+import { commandProgram, hookCommand, selfCommand } from "../../src/harness/index.ts";
+import { shellWords } from "../../src/harness/shell.ts";
 import type { Plan } from "../../src/harness/types.ts";
 
 const CMD = "ZERODB_HOME=/h/zerodb /opt/zerodb hook claude-code";

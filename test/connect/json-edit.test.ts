@@ -99,6 +99,14 @@ describe("refusals", () => {
     }
     expect(() => parseJson(`{\n  "a": 1,\n  oops\n}`, { jsonc: false })).toThrow("line 3, column 3");
     expect(() => parseJson("[".repeat(10_000), { jsonc: false })).toThrow("nesting too deep");
+    // Whitespace JSON does not allow (a vertical tab, a no-break space) is refused in a strict file.
+    for (const bad of [`{"a":\u000b1}`, `{"a":\u00a01}`]) expect(() => parseJson(bad, { jsonc: false })).toThrow(JsonSyntaxError);
+  });
+
+  test("a byte-order mark is kept and does not shift the edit", () => {
+    const text = `\ufeff{\n  "a": 1\n}\n`;
+    expect(toValue(parseJson(text, { jsonc: false }).root)).toEqual({ a: 1 });
+    expect(editJson(text, ["b"], 2, { jsonc: false })).toBe(`\ufeff{\n  "a": 1,\n  "b": 2\n}\n`);
   });
 
   test("JSONC only where the harness reads it", () => {

@@ -3,8 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { onPath } from "../../src/harness/detect.ts";
-import { HARNESSES, harnessNamed } from "../../src/harness/registry.ts";
-import type { HarnessContext } from "../../src/harness/types.ts";
+import { claudeConfigDir, claudeSettingsPath, HARNESSES, type HarnessContext, harnessNamed } from "../../src/harness/index.ts";
 import { tempDir } from "../helpers.ts";
 
 const ctx = (platform: NodeJS.Platform, env: Record<string, string> = {}, userHome = "/home/u"): HarnessContext => ({ userHome, env, platform });
@@ -43,6 +42,14 @@ describe("config paths", () => {
     const empty = ctx("linux", { CLAUDE_CONFIG_DIR: "", CODEX_HOME: "", XDG_CONFIG_HOME: "" });
     expect(pathOf("claude-code", empty)).toBe("/home/u/.claude.json");
     expect(pathOf("codex", empty)).toBe("/home/u/.codex/config.toml");
+  });
+
+  test("a relative CLAUDE_CONFIG_DIR is taken from the working directory, as Claude Code started there reads it, and named absolute", () => {
+    const c: HarnessContext = { ...ctx("linux", { CLAUDE_CONFIG_DIR: "cfg/claude" }), cwd: "/work/project" };
+    expect(claudeConfigDir(c)).toBe("/work/project/cfg/claude");
+    expect(claudeSettingsPath(c)).toBe("/work/project/cfg/claude/settings.json");
+    expect(pathOf("claude-code", c)).toBe("/work/project/cfg/claude/.claude.json");
+    expect(claudeConfigDir({ ...c, env: {} })).toBe("/home/u/.claude");
   });
 
   test("opencode.jsonc is edited when it is the file in use", () => {

@@ -1,7 +1,9 @@
 import { join } from "node:path";
-import { type StatusRow, captureStatus, claudeConfigDir, findTranscripts } from "../../capture/sync.ts";
+import { type StatusRow, captureStatus, findTranscripts } from "../../capture/sync.ts";
+import { claudeConfigDir } from "../../harness/index.ts";
 import { withCaptureSink } from "../capture-sink.ts";
 import { zcommand } from "../command.ts";
+import { harnessContext } from "../connect-common.ts";
 import { configFrom } from "../context.ts";
 
 /** `zerodb capture status`: per harness session (and subagent transcript), lines captured and lines behind. */
@@ -9,7 +11,7 @@ export default zcommand({
   meta: { name: "status", description: "Show, per Claude Code session, how many transcript lines are captured and how many are behind" },
   async run(args) {
     const config = configFrom(args);
-    const transcripts = findTranscripts(join(claudeConfigDir(process.env), "projects"));
+    const transcripts = findTranscripts(join(claudeConfigDir(harnessContext()), "projects"));
     const sessions = await withCaptureSink({ flags: args, config }, (sink) => captureStatus(sink, transcripts));
     return { sessions };
   },

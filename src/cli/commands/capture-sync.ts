@@ -1,7 +1,9 @@
 import { join, resolve } from "node:path";
-import { claudeConfigDir, findTranscripts, type SyncResult, syncTranscripts } from "../../capture/sync.ts";
+import { findTranscripts, type SyncResult, syncTranscripts } from "../../capture/sync.ts";
+import { claudeConfigDir } from "../../harness/index.ts";
 import { withCaptureSink } from "../capture-sink.ts";
 import { zcommand } from "../command.ts";
+import { harnessContext } from "../connect-common.ts";
 import { configFrom } from "../context.ts";
 import { type Progress, byteProgress } from "../progress.ts";
 
@@ -14,7 +16,7 @@ export default zcommand({
   async run(args) {
     const config = configFrom(args);
     const transcripts =
-      typeof args.transcript === "string" ? [resolve(args.transcript)] : findTranscripts(join(claudeConfigDir(process.env), "projects"));
+      typeof args.transcript === "string" ? [resolve(args.transcript)] : findTranscripts(join(claudeConfigDir(harnessContext()), "projects"));
     let progress: Progress | undefined;
     const onProgress = (bytes: number, total: number) => {
       progress ??= byteProgress("capturing transcripts", total, { minBytes: 1024 * 1024 });

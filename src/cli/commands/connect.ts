@@ -1,8 +1,5 @@
 import { ensureHome } from "../../config.ts";
-import { type FileJob, type Outcome, mcpJobs, runJobs } from "../../harness/connect.ts";
-import { captureConfigJob, hooksJob } from "../../harness/jobs.ts";
-import { HARNESSES, claudeCode } from "../../harness/registry.ts";
-import { hookCommand, selfCommand, serverSpec } from "../../harness/spec.ts";
+import { HARNESSES, captureConfigJob, claudeCode, type FileJob, hookCommand, hooksJob, mcpJobs, type Outcome, runJobs, selfCommand, serverSpec } from "../../harness/index.ts";
 import { zcommand } from "../command.ts";
 import { failedExit, harnessArg, harnessContext, renderOutcomes, selection } from "../connect-common.ts";
 import { configFrom } from "../context.ts";

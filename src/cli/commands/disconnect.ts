@@ -1,6 +1,4 @@
-import { type FileJob, type Outcome, mcpJobs, runJobs } from "../../harness/connect.ts";
-import { captureConfigJob, hooksJob } from "../../harness/jobs.ts";
-import { claudeCode } from "../../harness/registry.ts";
+import { captureConfigJob, claudeCode, type FileJob, hooksJob, mcpJobs, type Outcome, runJobs } from "../../harness/index.ts";
 import { zcommand } from "../command.ts";
 import { failedExit, harnessArg, harnessContext, renderOutcomes, selection } from "../connect-common.ts";
 import { configFrom } from "../context.ts";

@@ -5,7 +5,7 @@ import { type Config, ensureHome, resolveConfig } from "../../config.ts";
 import { toZeroDbError } from "../../errors.ts";
 import { type DoctorReport, type ScratchStore, runDoctor } from "../../doctor/run.ts";
 import { type Check, check } from "../../doctor/types.ts";
-import { selfCommand } from "../../harness/spec.ts";
+import { selfCommand } from "../../harness/index.ts";
 import { zcommand } from "../command.ts";
 import { harnessContext } from "../connect-common.ts";
 import { configFrom, openLocalStore } from "../context.ts";

@@ -1,5 +1,6 @@
 import { resolveHome } from "../../config.ts";
 import { runHook } from "../../capture/hook.ts";
+import { selfCommand } from "../../harness/index.ts";
 import { withCaptureSink } from "../capture-sink.ts";
 import { zcommand } from "../command.ts";
 import { configFrom } from "../context.ts";
@@ -39,9 +40,8 @@ export default zcommand({
 
 /** This zerodb as a command: the compiled binary, or bun and the source entry in development. */
 function self(): string[] {
-  // A compiled binary's entry lives in Bun's embedded file system (/$bunfs/, or B:/~BUN/ on Windows).
-  const compiled = Bun.main.startsWith("/$bunfs/") || /^[A-Za-z]:[\\/]~BUN[\\/]/.test(Bun.main);
-  return compiled ? [process.execPath] : [process.execPath, Bun.main];
+  const { command, prefix } = selfCommand(process.execPath, Bun.main);
+  return [command, ...prefix];
 }
 
 /** The shared flags that select the store, passed on to the catch-up. */

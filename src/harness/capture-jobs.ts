@@ -3,24 +3,17 @@
  * hooks (settings.json) and `capture.enabled` in zerodb's own config.json,
  * which `connect --capture` turns on and `disconnect` turns off.
  */
-import { join } from "node:path";
 import { ConfigFile } from "../config.ts";
 import { parseInput } from "../schema/parse.ts";
 import { planHooks, planRemoveHooks } from "./claude-hooks.ts";
-import type { FileJob } from "./connect.ts";
+import { claudeSettingsPath } from "./claude-paths.ts";
+import type { FileJob } from "./run-jobs.ts";
 import { editJson, getPath } from "./json-edit.ts";
 import { sameJsonSettings } from "./json-servers.ts";
 import { parseJson, toValue } from "./jsonc.ts";
-import { claudeConfigDir } from "./registry.ts";
 import type { HarnessContext, Plan } from "./types.ts";
 
 const STRICT = { jsonc: false };
-
-
-/** Claude Code's user settings file, where hooks and cleanupPeriodDays live. */
-export function claudeSettingsPath(ctx: HarnessContext): string {
-  return join(claudeConfigDir(ctx), "settings.json");
-}
 
 /** Installs the hooks running `command`, or (undefined) removes zerodb's hooks. */
 export function hooksJob(ctx: HarnessContext, command: string | undefined): FileJob {
