@@ -25,7 +25,13 @@ const bin = values.bin ? resolve(values.bin) : join(ROOT, "dist", "zerodb-bench"
 if (!values.bin) await $`${process.execPath} scripts/build.ts --quiet --outfile ${bin}`.cwd(ROOT);
 const figures = new Map<string, Figure>();
 const started = Date.now();
-const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? "?", memory_gib: Math.round(totalmem() / 2 ** 30), platform: `${process.platform}-${process.arch}`, bun: Bun.version };
+const machine = {
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model ?? "?",
+  memory_gib: Math.round(totalmem() / 2 ** 30),
+  platform: `${process.platform}-${process.arch}`,
+  bun: Bun.version,
+};
 const describe = `${machine.cpus} × ${machine.cpu}, ${machine.memory_gib} GiB, ${machine.platform}, bun ${machine.bun}`;
 console.log(`zerodb bench (${quick ? "quick" : "full"}) on ${describe}`);
 
@@ -66,7 +72,15 @@ const out = {
   machine,
   seconds,
   figures: Object.fromEntries(figures),
-  targets: verdicts.map((v) => ({ what: v.target.what, wanted: v.target.wanted, value: v.figure?.value, unit: v.figure?.unit, ratio: v.ratio, of: v.of, outcome: v.outcome })),
+  targets: verdicts.map((v) => ({
+    what: v.target.what,
+    wanted: v.target.wanted,
+    value: v.figure?.value,
+    unit: v.figure?.unit,
+    ratio: v.ratio,
+    of: v.of,
+    outcome: v.outcome,
+  })),
 };
 writeFileSync(join(ROOT, "bench-results", "latest.json"), `${JSON.stringify(out, null, 2)}\n`);
 const disk = fsync ? `, disk ${fmt(fsync.value)} fsyncs/s (300 B append + fsync, median)` : "";

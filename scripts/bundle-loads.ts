@@ -29,7 +29,11 @@ export interface InstrumentedBundle {
 export async function instrumentedBundle(): Promise<InstrumentedBundle> {
   const dir = mkdtempSync(join(tmpdir(), "zerodb-bundle-"));
   const raw = join(dir, "raw.js");
-  const built = Bun.spawnSync([process.execPath, "build", "src/main.ts", "--target=bun", "--format=cjs", "--outfile", raw], { cwd: ROOT, stdout: "ignore", stderr: "pipe" });
+  const built = Bun.spawnSync([process.execPath, "build", "src/main.ts", "--target=bun", "--format=cjs", "--outfile", raw], {
+    cwd: ROOT,
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   if (built.exitCode !== 0) throw new Error(`bun build failed: ${built.stderr.toString().trim()}`);
   const lines = (await Bun.file(raw).text()).split("\n");
   let path = "?";

@@ -116,7 +116,12 @@ async function ensureSigned(file: string): Promise<string | undefined> {
 function firstLine(err: unknown): string {
   const e = err as { stderr?: Buffer; message?: string };
   const text = e.stderr?.toString().trim() || e.message || String(err);
-  return text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "unknown error";
+  return (
+    text
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim() ?? "unknown error"
+  );
 }
 
 /** Builds every target into `outdir`, then writes SHA256SUMS; reports each binary as it lands. */
@@ -131,7 +136,9 @@ export async function release(opts: { outdir: string; log?: (line: string) => vo
   for (const t of TARGETS) {
     const b = await buildTarget(t, opts.outdir, commit);
     built.push(b);
-    log(`built ${b.file} ${formatSize(b.bytes)} (${b.bytes} bytes)${b.bytecode ? "" : ` without bytecode: ${b.note}`}${b.resigned ? `; re-signed ad-hoc (Bun's signature: ${b.resigned})` : ""}`);
+    log(
+      `built ${b.file} ${formatSize(b.bytes)} (${b.bytes} bytes)${b.bytecode ? "" : ` without bytecode: ${b.note}`}${b.resigned ? `; re-signed ad-hoc (Bun's signature: ${b.resigned})` : ""}`,
+    );
   }
   writeFileSync(sums, sha256sums(built));
   log(`wrote ${sums} (${built.length} binaries, commit ${commit})`);

@@ -20,7 +20,12 @@ export const ConfigFile = z.strictObject({
   tenant: Tenant.optional(),
   token_file: z.string().min(1).optional(),
   object_roots: z.array(z.string().min(1)).optional(),
-  max_inline_bytes: z.number().int().min(1024).max(64 * 1024 * 1024).optional(),
+  max_inline_bytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .optional(),
   max_object_bytes: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   spill_root: z.string().min(1).optional(),
   redact: z.boolean().optional(),
@@ -185,7 +190,10 @@ export function homePath(home: string): PrivatePath {
 
 /** The home and its subdirectories as kept paths. */
 export function homePaths(home: string): PrivatePath[] {
-  return [homePath(home), ...HOME_SUBDIRS.map((sub): PrivatePath => ({ path: join(home, sub), kind: "dir", label: `${sub} dir`, setting: "ZERODB_HOME or --home" }))];
+  return [
+    homePath(home),
+    ...HOME_SUBDIRS.map((sub): PrivatePath => ({ path: join(home, sub), kind: "dir", label: `${sub} dir`, setting: "ZERODB_HOME or --home" })),
+  ];
 }
 
 /**

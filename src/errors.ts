@@ -85,7 +85,7 @@ function fromSqliteError(err: unknown): ZeroDbError | undefined {
   if (!(err instanceof Error)) return undefined;
   const code = String((err as { code?: unknown }).code ?? "");
   if (!code.startsWith("SQLITE_")) return undefined;
-  if (code.startsWith("SQLITE_FULL") || code.startsWith("SQLITE_IOERR_WRITE") && /disk|space/i.test(err.message)) {
+  if (code.startsWith("SQLITE_FULL") || (code.startsWith("SQLITE_IOERR_WRITE") && /disk|space/i.test(err.message))) {
     return new ZeroDbError("storage_full", "the disk is full: free some space and retry", { cause: err });
   }
   if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB")) {

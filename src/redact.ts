@@ -27,11 +27,13 @@ export function redact(text: string): Redacted {
   const kinds = new Set<string>();
   const open = text.search(/<private>/i);
   if (open >= 0) {
-    text = text.slice(0, open) + text.slice(open).replace(PRIVATE, () => {
-      count++;
-      kinds.add("private");
-      return "";
-    });
+    text =
+      text.slice(0, open) +
+      text.slice(open).replace(PRIVATE, () => {
+        count++;
+        kinds.add("private");
+        return "";
+      });
   }
   const hits = scan(text, RULES);
   if (hits.length === 0) return { text, redactions: count, kinds: [...kinds] };

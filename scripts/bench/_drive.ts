@@ -111,7 +111,9 @@ export async function drive(entrants: Entrant[], sizes: number[], log: (line: st
         const t0 = performance.now();
         const start = Math.max(lane.ids.length, size - size / 10);
         await writeUntil(lane, start);
-        log(`${contender.label}: ${start.toLocaleString("en-US")} memories (${lane.seeded.toLocaleString("en-US")} seeded) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        log(
+          `${contender.label}: ${start.toLocaleString("en-US")} memories (${lane.seeded.toLocaleString("en-US")} seeded) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+        );
         windows.push({ start, runLen: Math.max(1, Math.floor((size - start) / WRITE_RUNS)), runs: [] as number[], probes: [] as number[] });
       }
       for (let run = 0; run < WRITE_RUNS; run++) {
@@ -154,7 +156,19 @@ export async function drive(entrants: Entrant[], sizes: number[], log: (line: st
       for (const [j, lane] of lanes.entries()) {
         const w = windows[j]!;
         const overall = (lane.callMs.length * 1000) / lane.callMs.reduce((a, b) => a + b, 0);
-        lane.sizes.push({ size, seeded: lane.seeded, windowStart: w.start, runs: w.runs, probes: w.probes, overall, plantedMs: planted[j]!.ms, recall: planted[j]!.found / PLANTED_QUERIES, commonMs: common[j]!.ms, commonHits: common[j]!.hits, idleMs: idle[j]! });
+        lane.sizes.push({
+          size,
+          seeded: lane.seeded,
+          windowStart: w.start,
+          runs: w.runs,
+          probes: w.probes,
+          overall,
+          plantedMs: planted[j]!.ms,
+          recall: planted[j]!.found / PLANTED_QUERIES,
+          commonMs: common[j]!.ms,
+          commonHits: common[j]!.hits,
+          idleMs: idle[j]!,
+        });
       }
     }
     const peaks = lanes.map((lane) => peakRssMiB(lane.conn.pid));

@@ -86,7 +86,11 @@ export function perSecond(count: number, ms: number): number {
 }
 
 /** Each sample's ratio to its own reference, measured back to back so background load hits both alike. */
-export async function pairedRatios(n: number, sample: () => Promise<number> | number, reference: () => Promise<number> | number): Promise<{ values: number[]; references: number[]; ratios: number[] }> {
+export async function pairedRatios(
+  n: number,
+  sample: () => Promise<number> | number,
+  reference: () => Promise<number> | number,
+): Promise<{ values: number[]; references: number[]; ratios: number[] }> {
   const values: number[] = [];
   const references: number[] = [];
   const ratios: number[] = [];

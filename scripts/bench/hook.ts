@@ -11,7 +11,15 @@ import { type Figure, type Section, percentile, ratio, scratch, summarize } from
 
 /** A realistic mix of transcript lines: prompts, replies, tool calls and results of 0.3–2 KB. */
 function line(i: number, sessionId: string, cwd: string): string {
-  const base = { parentUuid: `u${i - 1}`, isSidechain: false, sessionId, cwd, version: "2.1.332", uuid: `u${i}`, timestamp: new Date(1_800_000_000_000 + i * 1000).toISOString() };
+  const base = {
+    parentUuid: `u${i - 1}`,
+    isSidechain: false,
+    sessionId,
+    cwd,
+    version: "2.1.332",
+    uuid: `u${i}`,
+    timestamp: new Date(1_800_000_000_000 + i * 1000).toISOString(),
+  };
   const words = `step ${i} of the refactor touches src/module${i % 17}.ts and its tests `.repeat(1 + (i % 5));
   switch (i % 4) {
     case 0:
@@ -19,9 +27,21 @@ function line(i: number, sessionId: string, cwd: string): string {
     case 1:
       return JSON.stringify({ ...base, type: "assistant", message: { id: `msg_${i}`, role: "assistant", content: [{ type: "text", text: words }] } });
     case 2:
-      return JSON.stringify({ ...base, type: "assistant", message: { id: `msg_${i}`, role: "assistant", content: [{ type: "tool_use", id: `t${i}`, name: "Bash", input: { command: `bun test test/module${i % 17}.test.ts` } }] } });
+      return JSON.stringify({
+        ...base,
+        type: "assistant",
+        message: {
+          id: `msg_${i}`,
+          role: "assistant",
+          content: [{ type: "tool_use", id: `t${i}`, name: "Bash", input: { command: `bun test test/module${i % 17}.test.ts` } }],
+        },
+      });
     default:
-      return JSON.stringify({ ...base, type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: `t${i - 1}`, content: `${words}\n`.repeat(3) }] } });
+      return JSON.stringify({
+        ...base,
+        type: "user",
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: `t${i - 1}`, content: `${words}\n`.repeat(3) }] },
+      });
   }
 }
 
@@ -53,7 +73,8 @@ const section: Section = {
       const [code, stderr] = await Promise.all([p.exited, new Response(p.stderr).text()]);
       const ms = performance.now() - t0;
       const trace = JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}") as { appended?: number; ms?: { entered: number; opened: number; captured: number } };
-      if (code !== 0 || trace.appended !== expect) throw new Error(`hook run appended ${trace.appended} (expected ${expect}), exit ${code}: ${stderr.slice(0, 300)}`);
+      if (code !== 0 || trace.appended !== expect)
+        throw new Error(`hook run appended ${trace.appended} (expected ${expect}), exit ${code}: ${stderr.slice(0, 300)}`);
       if (expect === 64 && trace.ms) {
         phases.start.push(trace.ms.entered);
         phases.open.push(trace.ms.opened - trace.ms.entered);

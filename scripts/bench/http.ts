@@ -32,7 +32,8 @@ function overHttp(url: string, token: string): Driver {
     await res.arrayBuffer();
   };
   return {
-    append: (session, contents) => call("/v1/turns", { method: "POST", body: JSON.stringify({ session, entries: contents.map((content) => ({ role: "note", content })) }) }),
+    append: (session, contents) =>
+      call("/v1/turns", { method: "POST", body: JSON.stringify({ session, entries: contents.map((content) => ({ role: "note", content })) }) }),
     search: (query) => call(`/v1/search?q=${encodeURIComponent(query)}&limit=10`),
   };
 }
@@ -110,9 +111,16 @@ const section: Section = {
         out.push(inproc, f);
       };
 
-      await pair(`append single-entry, ${CLIENTS} clients`, "entries/s", 3, (d, r) => concurrent(singles, (i) => d.append(`bench/single-${r}-${i % CLIENTS}`, [filler(i)])));
+      await pair(`append single-entry, ${CLIENTS} clients`, "entries/s", 3, (d, r) =>
+        concurrent(singles, (i) => d.append(`bench/single-${r}-${i % CLIENTS}`, [filler(i)])),
+      );
       await pair(`append batches of 64, ${CLIENTS} clients`, "entries/s", 3, async (d, r) => {
-        const rate = await concurrent(batches, (b) => d.append(`bench/batch-${r}-${b % CLIENTS}`, Array.from({ length: 64 }, (_, i) => filler(b * 64 + i))));
+        const rate = await concurrent(batches, (b) =>
+          d.append(
+            `bench/batch-${r}-${b % CLIENTS}`,
+            Array.from({ length: 64 }, (_, i) => filler(b * 64 + i)),
+          ),
+        );
         return rate * 64;
       });
       // Search over what the appends stored (about the same corpus on both sides), plus planted words.

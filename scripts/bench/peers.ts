@@ -27,7 +27,7 @@ async function coldStartMs(c: Contender): Promise<number> {
 const n = (x: number) => x.toLocaleString("en-US");
 
 /** zerodb's figure with its ratio to the reference's, both from this run. */
-function versus(ours: Figure, theirs: Figure | undefined, of: string, note?: string): Figure {
+function _versus(ours: Figure, theirs: Figure | undefined, of: string, note?: string): Figure {
   if (!theirs) return ours;
   return { ...ours, ratio: { of, value: ours.value / theirs.value }, ...(note ? { note } : {}) };
 }
@@ -36,7 +36,13 @@ type AtSize = DriveResult["sizes"][number];
 
 /** What is reported at each size, each made the same way for both servers. */
 const MEASURES: [string, (s: AtSize) => Figure][] = [
-  ["writes", (s) => summarize("", s.runs, "calls/s", { note: `${s.runs.length} runs of consecutive calls between ${n(s.windowStart)} and ${n(s.size)} memories; overall ${n(Math.round(s.overall))}/s` })],
+  [
+    "writes",
+    (s) =>
+      summarize("", s.runs, "calls/s", {
+        note: `${s.runs.length} runs of consecutive calls between ${n(s.windowStart)} and ${n(s.size)} memories; overall ${n(Math.round(s.overall))}/s`,
+      }),
+  ],
   ["search planted word p50", (s) => ({ ...spread(s.plantedMs), value: percentile(s.plantedMs, 50) })],
   ["search planted word p95", (s) => ({ ...spread(s.plantedMs), value: percentile(s.plantedMs, 95) })],
   ["search planted word recall@10", (s) => ({ name: "", value: s.recall, unit: "", runs: PLANTED_QUERIES })],
@@ -62,8 +68,19 @@ function sizeFigures(size: number, ours: DriveResult, theirs: DriveResult): Figu
   }
   if (a.idleMs.length > 0 && b.idleMs.length > 0) {
     const mine = { ...spread(a.idleMs), value: percentile(a.idleMs, 50), name: `search planted word after ${IDLE_MS} ms idle p50 @${n(size)}: zerodb mcp` };
-    const theirsF = { ...spread(b.idleMs), value: percentile(b.idleMs, 50), name: `search planted word after ${IDLE_MS} ms idle p50 @${n(size)}: server-memory (node)` };
-    out.push({ ...mine, ratio: { of: "server-memory", value: mine.value / theirsF.value }, note: "what an agent sees between thoughts: includes waking the idle server" }, theirsF);
+    const theirsF = {
+      ...spread(b.idleMs),
+      value: percentile(b.idleMs, 50),
+      name: `search planted word after ${IDLE_MS} ms idle p50 @${n(size)}: server-memory (node)`,
+    };
+    out.push(
+      {
+        ...mine,
+        ratio: { of: "server-memory", value: mine.value / theirsF.value },
+        note: "what an agent sees between thoughts: includes waking the idle server",
+      },
+      theirsF,
+    );
   }
   if (a.probes.length === a.runs.length && a.runs.length > 0) {
     const ratios = a.runs.map((r, i) => r / a.probes[i]!);
@@ -89,8 +106,17 @@ const section: Section = {
     // spawn each first warms the page cache and lets zerodb create its store.
     await coldStartMs(zerodb);
     await coldStartMs(reference);
-    const starts = await pairedRatios(SPAWNS, () => coldStartMs(zerodb), () => coldStartMs(reference));
-    out.push(summarize("cold start to initialized: zerodb mcp", starts.values, "ms", { ratio: { of: "server-memory, paired spawns", value: median(starts.ratios) }, note: "SDK Client over stdio, spawn to initialized" }));
+    const starts = await pairedRatios(
+      SPAWNS,
+      () => coldStartMs(zerodb),
+      () => coldStartMs(reference),
+    );
+    out.push(
+      summarize("cold start to initialized: zerodb mcp", starts.values, "ms", {
+        ratio: { of: "server-memory, paired spawns", value: median(starts.ratios) },
+        note: "SDK Client over stdio, spawn to initialized",
+      }),
+    );
     out.push(summarize("cold start to initialized: server-memory (node)", starts.references, "ms"));
 
     // The reference rewrites its whole file on every write (about 30 calls/s at 10,000 here), so writing
@@ -99,15 +125,34 @@ const section: Section = {
     if (ctx.quick) ctx.log("quick run: the reference server's file is seeded to 9,900 memories; its writes @10,000 are the last 100, made over MCP");
     ctx.log(`${zerodb.label}: ${zerodb.searchNote}; ${reference.label}: ${reference.searchNote}`);
     const probe = () => rawFsyncRate(ctx.tmp, 200);
-    const [ours, theirs] = (await drive([{ contender: zerodb, probe }, { contender: reference, seedTo }], SIZES, ctx.log)) as [DriveResult, DriveResult];
+    const [ours, theirs] = (await drive(
+      [
+        { contender: zerodb, probe },
+        { contender: reference, seedTo },
+      ],
+      SIZES,
+      ctx.log,
+    )) as [DriveResult, DriveResult];
     for (const size of SIZES) out.push(...sizeFigures(size, ours, theirs));
 
     const at = `@${n(SIZES.at(-1)!)}`;
     if (ours.peakRssMiB !== undefined && theirs.peakRssMiB !== undefined) {
-      out.push({ name: `peak RSS ${at}: zerodb mcp`, value: ours.peakRssMiB, unit: "MiB", ratio: { of: "server-memory", value: ours.peakRssMiB / theirs.peakRssMiB }, note: "VmHWM just before closing" });
+      out.push({
+        name: `peak RSS ${at}: zerodb mcp`,
+        value: ours.peakRssMiB,
+        unit: "MiB",
+        ratio: { of: "server-memory", value: ours.peakRssMiB / theirs.peakRssMiB },
+        note: "VmHWM just before closing",
+      });
       out.push({ name: `peak RSS ${at}: server-memory (node)`, value: theirs.peakRssMiB, unit: "MiB", note: "VmHWM just before closing" });
     }
-    out.push({ name: `bytes on disk ${at}: zerodb mcp`, value: ours.diskBytes / 2 ** 20, unit: "MiB", ratio: { of: "server-memory", value: ours.diskBytes / theirs.diskBytes }, note: "store with its full-text index, after closing" });
+    out.push({
+      name: `bytes on disk ${at}: zerodb mcp`,
+      value: ours.diskBytes / 2 ** 20,
+      unit: "MiB",
+      ratio: { of: "server-memory", value: ours.diskBytes / theirs.diskBytes },
+      note: "store with its full-text index, after closing",
+    });
     out.push({ name: `bytes on disk ${at}: server-memory (node)`, value: theirs.diskBytes / 2 ** 20, unit: "MiB", note: "one JSONL file, no index" });
 
     out.push(await roundTripFigure(zerodb));
@@ -143,8 +188,15 @@ async function roundTripFigure(zerodb: Contender): Promise<Figure> {
 /** `zerodb version` beside `bun -e 0` (spawn to exit), unless the startup section measured it already. */
 async function versionFigure(ctx: BenchContext): Promise<Figure | undefined> {
   if ([...ctx.figures.keys()].some((k) => k.startsWith("startup: ") && k.includes("version"))) return undefined;
-  const r = await pairedRatios(SPAWNS, () => spawnMs([ctx.bin, "version"]), () => spawnMs([process.execPath, "-e", "0"]));
-  return summarize("zerodb version", r.values, "ms", { ratio: { of: "bun -e 0, paired spawns", value: median(r.ratios) }, note: `bun -e 0 ${median(r.references).toFixed(1)} ms in the same pairs` });
+  const r = await pairedRatios(
+    SPAWNS,
+    () => spawnMs([ctx.bin, "version"]),
+    () => spawnMs([process.execPath, "-e", "0"]),
+  );
+  return summarize("zerodb version", r.values, "ms", {
+    ratio: { of: "bun -e 0, paired spawns", value: median(r.ratios) },
+    note: `bun -e 0 ${median(r.references).toFixed(1)} ms in the same pairs`,
+  });
 }
 
 export default section;

@@ -43,7 +43,14 @@ async function runQueries(built: Built): Promise<Run[]> {
       runs.push({
         query,
         zerodb: { query, rank, empty: r.hits.length === 0 },
-        baseline: { query, rank: rankOf(b.map((lsn) => built.content.get(lsn)), query.answer), empty: b.length === 0 },
+        baseline: {
+          query,
+          rank: rankOf(
+            b.map((lsn) => built.content.get(lsn)),
+            query.answer,
+          ),
+          empty: b.length === 0,
+        },
         snippets: r.hits.map((h) => h.snippet),
       });
     }
@@ -69,7 +76,9 @@ const section: Section = {
     const t0 = performance.now();
     const built = await buildMemory(ctx.tmp, n);
     try {
-      ctx.log(`memory: ${built.captured} captured turns of ${SESSIONS.length} sessions among ${n.toLocaleString("en-US")} distractors (${built.content.size.toLocaleString("en-US")} turns, built in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+      ctx.log(
+        `memory: ${built.captured} captured turns of ${SESSIONS.length} sessions among ${n.toLocaleString("en-US")} distractors (${built.content.size.toLocaleString("en-US")} turns, built in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+      );
       const stray = strayLabels(built);
       if (stray.length > 0) ctx.log(`${stray.length} labels are not held by exactly one stored turn (they count as misses)`);
       const runs = await runQueries(built);
@@ -77,8 +86,20 @@ const section: Section = {
       for (const sg of STYLE_GROUPS) {
         const parts: string[] = [];
         for (const pg of SPLIT_GROUPS) {
-          const z = summarize(select(runs.map((r) => r.zerodb), sg.style, pg.split));
-          const b = summarize(select(runs.map((r) => r.baseline), sg.style, pg.split));
+          const z = summarize(
+            select(
+              runs.map((r) => r.zerodb),
+              sg.style,
+              pg.split,
+            ),
+          );
+          const b = summarize(
+            select(
+              runs.map((r) => r.baseline),
+              sg.style,
+              pg.split,
+            ),
+          );
           const at = `${sg.name} ${pg.name}`;
           const note = (x: number) => `n=${z.n}; OR-of-words BM25 ${f2(x)}`;
           out.push({ name: `recall@10 ${at}`, value: z.recall, unit: "", runs: z.n, note: note(b.recall) });
@@ -106,15 +127,29 @@ async function tune(n: number): Promise<void> {
       const runs = await runQueries(built);
       for (const q of strayLabels(built).filter((q) => q.split === "tune")) console.log(`label not in exactly one stored turn: ${JSON.stringify(q.answer)}`);
       for (const r of runs.filter((r) => r.query.split === "tune" && r.zerodb.rank === 0)) {
-        console.log(`\nMISS [${r.query.style}] ${r.query.query}\n  answer: ${r.query.answer}${r.baseline.rank > 0 ? `  (OR-BM25 rank ${r.baseline.rank})` : ""}`);
+        console.log(
+          `\nMISS [${r.query.style}] ${r.query.query}\n  answer: ${r.query.answer}${r.baseline.rank > 0 ? `  (OR-BM25 rank ${r.baseline.rank})` : ""}`,
+        );
         if (r.snippets.length === 0) console.log("  (no hits)");
         for (const s of r.snippets.slice(0, 3)) console.log(`  - ${s.replace(/\s+/g, " ").slice(0, 200)}`);
       }
       console.log(`\n${built.content.size.toLocaleString("en-US")} turns (${n.toLocaleString("en-US")} distractors)`);
       for (const sg of STYLE_GROUPS) {
         for (const pg of SPLIT_GROUPS.filter((p) => p.split !== undefined)) {
-          const z = summarize(select(runs.map((r) => r.zerodb), sg.style, pg.split));
-          const b = summarize(select(runs.map((r) => r.baseline), sg.style, pg.split));
+          const z = summarize(
+            select(
+              runs.map((r) => r.zerodb),
+              sg.style,
+              pg.split,
+            ),
+          );
+          const b = summarize(
+            select(
+              runs.map((r) => r.baseline),
+              sg.style,
+              pg.split,
+            ),
+          );
           console.log(`${sg.name.padEnd(11)} ${pg.name.padEnd(7)} n=${String(z.n).padStart(3)}  ${line(z)}  | OR-BM25 ${line(b)}`);
         }
       }

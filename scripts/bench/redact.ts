@@ -67,11 +67,18 @@ const section: Section = {
     const plainRuns = await repeat(runs, () => throughput(plain));
     out.push(summarize("typical captured text, no secrets (4 MiB)", plainRuns, "MiB/s", { ratio: beside(median(plainRuns)) }));
 
-    const dense = secrets().map((s) => s.text).join("\n");
+    const dense = secrets()
+      .map((s) => s.text)
+      .join("\n");
     const denseText = dense.repeat(Math.ceil(MiB / dense.length));
     const denseRuns = await repeat(runs, () => throughput(denseText));
     const per = redact(denseText).redactions / (denseText.length / MiB);
-    out.push(summarize("text dense with secrets (1 MiB)", denseRuns, "MiB/s", { ratio: beside(median(denseRuns)), note: `${Math.round(per).toLocaleString("en-US")} secrets per MiB` }));
+    out.push(
+      summarize("text dense with secrets (1 MiB)", denseRuns, "MiB/s", {
+        ratio: beside(median(denseRuns)),
+        note: `${Math.round(per).toLocaleString("en-US")} secrets per MiB`,
+      }),
+    );
 
     const big = toolResult(3 * MiB);
     const bigMs = await repeat(runs, () => {
@@ -79,12 +86,24 @@ const section: Section = {
       redact(big);
       return performance.now() - t0;
     });
-    out.push(summarize("one 3 MiB tool result", bigMs, "ms", { note: `${((3 / median(bigMs)) * 1000).toFixed(0)} MiB/s, ${redact(big).redactions} secrets in it` }));
+    out.push(
+      summarize("one 3 MiB tool result", bigMs, "ms", { note: `${((3 / median(bigMs)) * 1000).toFixed(0)} MiB/s, ${redact(big).redactions} secrets in it` }),
+    );
 
     for (const split of ["tune", "heldout"] as const) {
       const s = score((t) => redact(t).text, split);
-      out.push({ name: `corpus recall ${split}`, value: 1 - s.missed.length / s.secrets, unit: "", note: `${s.secrets - s.missed.length} of ${s.secrets} secrets gone` });
-      out.push({ name: `corpus false positives ${split}`, value: s.changed.length / s.lookalikes, unit: "", note: `${s.changed.length} of ${s.lookalikes} look-alikes changed` });
+      out.push({
+        name: `corpus recall ${split}`,
+        value: 1 - s.missed.length / s.secrets,
+        unit: "",
+        note: `${s.secrets - s.missed.length} of ${s.secrets} secrets gone`,
+      });
+      out.push({
+        name: `corpus false positives ${split}`,
+        value: s.changed.length / s.lookalikes,
+        unit: "",
+        note: `${s.changed.length} of ${s.lookalikes} look-alikes changed`,
+      });
       for (const m of s.missed) ctx.log(`missed (${split}): ${m.id}`);
       for (const c of s.changed) ctx.log(`changed (${split}): ${c.id}`);
     }

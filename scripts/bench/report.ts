@@ -56,7 +56,9 @@ export function summaryText(verdicts: Verdict[]): string[] {
   const head: Row = { what: "target", wanted: "wanted", measured: "measured", ratio: "ratio", outcome: "" };
   const all = [head, ...rows(verdicts)];
   const w = (k: keyof Row) => Math.max(...all.map((r) => r[k].length));
-  return all.map((r) => ` ${r.what.padEnd(w("what"))}  ${r.wanted.padEnd(w("wanted"))}  ${r.measured.padEnd(w("measured"))}  ${r.ratio.padEnd(w("ratio"))}  ${r.outcome}`.trimEnd());
+  return all.map((r) =>
+    ` ${r.what.padEnd(w("what"))}  ${r.wanted.padEnd(w("wanted"))}  ${r.measured.padEnd(w("measured"))}  ${r.ratio.padEnd(w("ratio"))}  ${r.outcome}`.trimEnd(),
+  );
 }
 
 /** The closing summary as a Markdown table (what the README's Performance section shows). */

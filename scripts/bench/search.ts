@@ -39,7 +39,10 @@ const section: Section = {
         const t0 = performance.now();
         while (stored < size) {
           const count = Math.min(256, size - stored);
-          const r = await m.append({ session: `bench/s${Math.floor(stored / 2000)}`, entries: Array.from({ length: count }, (_, i) => distractor(stored + i)) });
+          const r = await m.append({
+            session: `bench/s${Math.floor(stored / 2000)}`,
+            entries: Array.from({ length: count }, (_, i) => distractor(stored + i)),
+          });
           for (const e of r.entries) lsnOf.push(e.lsn);
           stored += count;
         }
@@ -56,7 +59,13 @@ const section: Section = {
           if (r.hits.some((h) => h.lsn === lsnOf[k])) found++;
         }
         const spread = { min: Math.min(...lat), max: Math.max(...lat), runs: QUESTIONS };
-        out.push({ name: `6-word question ${at} p50`, value: percentile(lat, 50), unit: "ms", ...spread, note: `its turn in the top 10: ${(found / QUESTIONS).toFixed(2)}` });
+        out.push({
+          name: `6-word question ${at} p50`,
+          value: percentile(lat, 50),
+          unit: "ms",
+          ...spread,
+          note: `its turn in the top 10: ${(found / QUESTIONS).toFixed(2)}`,
+        });
         out.push({ name: `6-word question ${at} p95`, value: percentile(lat, 95), unit: "ms", ...spread });
 
         if (size === sizes[0]) {
@@ -69,7 +78,14 @@ const section: Section = {
             await m.search({ query: "alpha bravo", limit: 10 });
             bigLat.push(performance.now() - t);
           }
-          out.push({ name: "search matching one 3 MiB turn p95", value: percentile(bigLat, 95), unit: "ms", min: Math.min(...bigLat), max: Math.max(...bigLat), runs: BIG_RUNS });
+          out.push({
+            name: "search matching one 3 MiB turn p95",
+            value: percentile(bigLat, 95),
+            unit: "ms",
+            min: Math.min(...bigLat),
+            max: Math.max(...bigLat),
+            runs: BIG_RUNS,
+          });
 
           // The migration's work: every row's index text rebuilt, in one transaction (rolled back here).
           const db = store.db;
@@ -86,10 +102,20 @@ const section: Section = {
           } catch (err) {
             if ((err as Error).message !== "rollback") throw err;
           }
-          out.push({ name: `index build (migration) ${at}`, value: (rows / ms) * 1000, unit: "turns/s", note: `${fmtN(rows)} rows in ${(ms / 1000).toFixed(1)} s` });
+          out.push({
+            name: `index build (migration) ${at}`,
+            value: (rows / ms) * 1000,
+            unit: "turns/s",
+            note: `${fmtN(rows)} rows in ${(ms / 1000).toFixed(1)} s`,
+          });
           const index = (db.query("SELECT coalesce(sum(pgsize), 0) AS n FROM dbstat WHERE name LIKE 'words%'").get() as { n: number }).n;
           const text = (db.query("SELECT coalesce(sum(bytes), 0) AS n FROM tape WHERE text IS NOT NULL").get() as { n: number }).n;
-          out.push({ name: `index bytes per text byte ${at}`, value: index / text, unit: "ratio", note: `${fmtN(Math.round(index / 2 ** 20))} MiB of index for ${fmtN(Math.round(text / 2 ** 20))} MiB of text` });
+          out.push({
+            name: `index bytes per text byte ${at}`,
+            value: index / text,
+            unit: "ratio",
+            note: `${fmtN(Math.round(index / 2 ** 20))} MiB of index for ${fmtN(Math.round(text / 2 ** 20))} MiB of text`,
+          });
         }
       }
     } finally {

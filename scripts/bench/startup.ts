@@ -68,7 +68,10 @@ const section: Section = {
     // The floor: a compiled binary that does nothing, built with the release flags.
     const bare = join(ctx.tmp, "bare");
     await Bun.write(join(ctx.tmp, "bare.ts"), "process.exitCode = 0;\n");
-    const built = Bun.spawnSync([process.execPath, "build", join(ctx.tmp, "bare.ts"), "--compile", "--bytecode", "--format=cjs", "--outfile", bare], { stdout: "ignore", stderr: "pipe" });
+    const built = Bun.spawnSync([process.execPath, "build", join(ctx.tmp, "bare.ts"), "--compile", "--bytecode", "--format=cjs", "--outfile", bare], {
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     if (built.exitCode !== 0) throw new Error(`bare build failed: ${built.stderr.toString()}`);
     add(summarize("bare compiled Bun binary: spawn to exit", await repeat(n, () => msToExit([bare], opts)), "ms"));
 
@@ -82,7 +85,10 @@ const section: Section = {
     const project = join(home, "project");
     mkdirSync(project, { recursive: true });
     const transcript = join(home, "transcript.jsonl");
-    writeFileSync(transcript, `${JSON.stringify({ type: "user", sessionId: "bench", cwd: project, uuid: "u1", message: { role: "user", content: "bench prompt" } })}\n`);
+    writeFileSync(
+      transcript,
+      `${JSON.stringify({ type: "user", sessionId: "bench", cwd: project, uuid: "u1", message: { role: "user", content: "bench prompt" } })}\n`,
+    );
     const event = (name: string) => JSON.stringify({ session_id: "bench", transcript_path: transcript, cwd: project, hook_event_name: name });
     await msToExit([ctx.bin, "hook", "claude-code"], { ...opts, stdin: event("Stop") });
     const hook = await repeat(n, () => msToExit([ctx.bin, "hook", "claude-code"], { ...opts, stdin: event("UserPromptSubmit") }));

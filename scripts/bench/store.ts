@@ -94,7 +94,11 @@ const section: Section = {
     // Durable single-entry appends: one transaction, one fsync each (I2). Each run is paired with a
     // raw fsync run just before it, so the ratio compares the two under the same background load.
     const n = ctx.quick ? 300 : 1000;
-    const single = await pairedRatios(ctx.quick ? 5 : 9, () => singleRate(ctx.tmp, n), () => rawFsyncRate(ctx.tmp, n));
+    const single = await pairedRatios(
+      ctx.quick ? 5 : 9,
+      () => singleRate(ctx.tmp, n),
+      () => rawFsyncRate(ctx.tmp, n),
+    );
     out.push(
       summarize("append durable single-entry", single.values, "entries/s", {
         ratio: { of: "raw fsync, paired runs", value: median(single.ratios) },
@@ -109,7 +113,13 @@ const section: Section = {
         note: `so of ${perAppend.toFixed(3)} ms per durable append, ${work.toFixed(3)} ms is the commit's work and ${(perAppend - work).toFixed(3)} ms its fsync`,
       }),
     );
-    out.push({ name: "WAL frames per durable single-entry append", value: await walFramesPerAppend(ctx.tmp, 200), unit: "frames", runs: 200, note: "one page each, fsynced together" });
+    out.push({
+      name: "WAL frames per durable single-entry append",
+      value: await walFramesPerAppend(ctx.tmp, 200),
+      unit: "frames",
+      runs: 200,
+      note: "one page each, fsynced together",
+    });
     out.push(summarize("append batches of 64", await repeat(5, () => batchRate(ctx.tmp, ctx.quick ? 50 : 200)), "entries/s"));
 
     // Growth: the same store grows through each size; at each, planted-word and common-word searches and durable appends.
@@ -127,7 +137,7 @@ const section: Section = {
             session: `bench/s${Math.floor(stored / 10_000)}`,
             entries: Array.from({ length: count }, (_, i) => ({ role: "note" as const, content: entryText(stored + i, PLANT_EVERY) })),
           });
-          r.entries.forEach((e, i) => (stored + i) % PLANT_EVERY === 0 && lsnOf.set(stored + i, e.lsn));
+          for (const [i, e] of r.entries.entries()) if ((stored + i) % PLANT_EVERY === 0) lsnOf.set(stored + i, e.lsn);
           stored += count;
         }
         const at = `@${fmtN(size)}`;

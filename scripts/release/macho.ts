@@ -59,7 +59,8 @@ function layout(buf: Buffer): Layout {
     }
     off += size;
   }
-  if (found.sigCmd === undefined || found.linkeditCmd === undefined || found.textFilesize === undefined) throw new Error("no LC_CODE_SIGNATURE, __LINKEDIT or __TEXT");
+  if (found.sigCmd === undefined || found.linkeditCmd === undefined || found.textFilesize === undefined)
+    throw new Error("no LC_CODE_SIGNATURE, __LINKEDIT or __TEXT");
   return found as Layout;
 }
 
@@ -94,7 +95,8 @@ export function checkSignature(buf: Buffer): SignatureCheck {
     const hashOffset = cd.readUInt32BE(16);
     const nCode = cd.readUInt32BE(28);
     const codeLimit = cd.readUInt32BE(32);
-    if (cd.readUInt8(36) !== HASH || cd.readUInt8(37) !== CS_HASHTYPE_SHA256 || cd.readUInt8(39) !== PAGE_SHIFT) return { valid: false, why: "not SHA-256 over 4 KiB pages" };
+    if (cd.readUInt8(36) !== HASH || cd.readUInt8(37) !== CS_HASHTYPE_SHA256 || cd.readUInt8(39) !== PAGE_SHIFT)
+      return { valid: false, why: "not SHA-256 over 4 KiB pages" };
     if (codeLimit !== l.dataoff) return { valid: false, why: `the signature covers ${codeLimit} bytes, not the ${l.dataoff} before it` };
     const hashes = pageHashes(buf, codeLimit);
     if (hashes.length !== nCode) return { valid: false, why: `${nCode} page hashes for ${hashes.length} pages` };
@@ -153,6 +155,6 @@ export function signAdhoc(input: Buffer, identifier = "zerodb"): Buffer {
   cd.writeBigUInt64BE(BigInt(l.textFilesize), 72);
   cd.writeBigUInt64BE(BigInt(CS_EXECSEG_MAIN_BINARY), 80);
   ident.copy(cd, CD_HEADER);
-  pageHashes(buf, l.dataoff).forEach((h, k) => h.copy(cd, CD_HEADER + ident.length + k * HASH));
+  for (const [k, h] of pageHashes(buf, l.dataoff).entries()) h.copy(cd, CD_HEADER + ident.length + k * HASH);
   return buf;
 }

@@ -25,7 +25,10 @@ export function logLine(home: string, line: string, now = new Date()): boolean {
   try {
     const path = captureLogPath(home);
     // Not into a home, logs dir or log another user owns or can write (issue 14, item 3): the caller reports elsewhere.
-    guardPrivatePaths([...homePaths(home).filter((p) => p.path === home || p.path === dirname(path)), { path, kind: "file", label: "capture log", setting: "ZERODB_HOME or --home" }]);
+    guardPrivatePaths([
+      ...homePaths(home).filter((p) => p.path === home || p.path === dirname(path)),
+      { path, kind: "file", label: "capture log", setting: "ZERODB_HOME or --home" },
+    ]);
     mkdirSync(join(home, "logs"), { recursive: true, mode: 0o700 });
     let fresh = false;
     try {

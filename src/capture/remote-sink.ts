@@ -11,7 +11,16 @@ import { join } from "node:path";
 import { z } from "zod";
 import { isZeroDbError } from "../errors.ts";
 import { APPEND_MAX_ENTRIES, HTTP_BODY_MAX_BYTES } from "../limits.ts";
-import { type CaptureBatch, type CaptureCursor, type CaptureEntry, type CommitOutcome, type CursorRow, compareCursors, cursorOf, resumeIndex } from "../store/capture.ts";
+import {
+  type CaptureBatch,
+  type CaptureCursor,
+  type CaptureEntry,
+  type CommitOutcome,
+  type CursorRow,
+  compareCursors,
+  cursorOf,
+  resumeIndex,
+} from "../store/capture.ts";
 import type { Memory } from "../store/types.ts";
 import { writeFileAtomic } from "../util/atomic.ts";
 import { sha256Hex } from "../util/hash.ts";

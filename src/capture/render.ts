@@ -93,7 +93,9 @@ function renderMessage(line: Json, type: string): Rendered {
     role = "system";
     const att = isObject(line.attachment) ? line.attachment : {};
     if (typeof att.type === "string") meta.subtype = short(att.type);
-    const rendered = Array.isArray(line.rendered) ? line.rendered.map((r) => (isObject(r) && typeof r.content === "string" ? r.content : "")).filter((s) => s) : [];
+    const rendered = Array.isArray(line.rendered)
+      ? line.rendered.map((r) => (isObject(r) && typeof r.content === "string" ? r.content : "")).filter((s) => s)
+      : [];
     content = rendered.length > 0 ? rendered.join("\n\n") : `[attachment] ${JSON.stringify(att)}`;
   } else if (message !== undefined) {
     const blocks = renderContent(message.content, meta, images);
@@ -103,7 +105,20 @@ function renderMessage(line: Json, type: string): Rendered {
   } else {
     role = type === "system" ? "system" : "note";
     if (typeof line.subtype === "string") meta.subtype = short(line.subtype);
-    const { type: _t, uuid: _u, parentUuid: _p, timestamp: _ts, isSidechain: _s, sessionId: _id, cwd: _c, version: _v, gitBranch: _g, userType: _ut, entrypoint: _e, ...rest } = line;
+    const {
+      type: _t,
+      uuid: _u,
+      parentUuid: _p,
+      timestamp: _ts,
+      isSidechain: _s,
+      sessionId: _id,
+      cwd: _c,
+      version: _v,
+      gitBranch: _g,
+      userType: _ut,
+      entrypoint: _e,
+      ...rest
+    } = line;
     content = typeof line.content === "string" ? line.content : `[${type}] ${JSON.stringify(rest)}`;
   }
   return { role, content, meta, images, shape };

@@ -154,7 +154,14 @@ export async function captureStatus(sink: CaptureSink, transcripts: string[]): P
         behind = 0;
       }
     }
-    rows.push({ source: c.source, capture_session: c.session, transcript: c.path, lines_captured: c.position, lines_behind: behind, ...(gone ? { missing: true as const } : {}) });
+    rows.push({
+      source: c.source,
+      capture_session: c.session,
+      transcript: c.path,
+      lines_captured: c.position,
+      lines_behind: behind,
+      ...(gone ? { missing: true as const } : {}),
+    });
   }
   return rows;
 }

@@ -8,7 +8,7 @@
  * result's line. Lines read in this run answer from memory; lines before the
  * run's first are searched in the file, backwards (transcripts only grow).
  */
-import { type ToolUse } from "./classify.ts";
+import type { ToolUse } from "./classify.ts";
 import { TOOL_LOOKBACK_BYTES } from "./limits.ts";
 import { renderLine } from "./render.ts";
 

@@ -15,8 +15,10 @@ export interface ZCommand<T extends ArgsDef> {
   /** Does the work; the value returned is the result printed. `undefined` prints nothing. */
   run: (args: ParsedArgs<T & Shared> & SharedFlags) => Promise<unknown>;
   /** The rendering for people; JSON pretty-printed when absent. */
+  // biome-ignore lint/suspicious/noExplicitAny: each command's args type differs, and citty's CommandDef is invariant in it
   human?: (result: any, args: ParsedArgs<T & Shared> & SharedFlags) => string;
   /** The exit code for a result that was printed but is a failure (doctor's failed checks); 0 when absent. */
+  // biome-ignore lint/suspicious/noExplicitAny: each command's args type differs, and citty's CommandDef is invariant in it
   exitCode?: (result: any) => number;
 }
 

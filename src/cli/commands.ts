@@ -6,12 +6,14 @@
 import type { CommandDef } from "citty";
 
 /** Loads one command. */
+// biome-ignore lint/suspicious/noExplicitAny: each command's args type differs, and citty's CommandDef is invariant in it
 export type Loader = () => Promise<CommandDef<any>>;
 /** A command group: names to commands or further groups. */
 export interface CommandTree {
   [name: string]: Loader | CommandTree;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: each command's args type differs, and citty's CommandDef is invariant in it
 const load = <M extends { default: CommandDef<any> }>(p: Promise<M>) => p.then((m) => m.default);
 
 export const COMMANDS: CommandTree = {

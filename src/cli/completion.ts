@@ -76,7 +76,13 @@ ${bashScript(groups, entries).split("\n").slice(1).join("\n")}`;
 
 /** fish: one `complete` line per command word and per flag. */
 export function fishScript(groups: Map<string, string[]>, entries: Entry[]): string {
-  const cond = (path: string) => (path === "" ? "__fish_use_subcommand" : path.split(" ").map((w) => `__fish_seen_subcommand_from ${w}`).join("; and "));
+  const cond = (path: string) =>
+    path === ""
+      ? "__fish_use_subcommand"
+      : path
+          .split(" ")
+          .map((w) => `__fish_seen_subcommand_from ${w}`)
+          .join("; and ");
   const lines = ["# zerodb completion for fish: zerodb completion fish > ~/.config/fish/completions/zerodb.fish", "complete -c zerodb -f"];
   for (const [path, words] of groups) for (const w of words) lines.push(`complete -c zerodb -n ${sh(cond(path))} -a ${sh(w)}`);
   for (const e of entries) for (const f of e.flags) lines.push(`complete -c zerodb -n ${sh(cond(e.path))} -l ${f.name} -d ${sh(f.description.slice(0, 80))}`);

@@ -60,7 +60,11 @@ function stripAnsi(s: string): string {
   return s.replace(/\u001b\[[0-9;]*m/g, "");
 }
 
-const SHARED_STRING = new Set(Object.entries(sharedArgs).filter(([, d]) => d.type === "string").map(([n]) => `--${n}`));
+const SHARED_STRING = new Set(
+  Object.entries(sharedArgs)
+    .filter(([, d]) => d.type === "string")
+    .map(([n]) => `--${n}`),
+);
 
 /** Walks argv: command words select the command; everything else is its flags. */
 function locate(argv: string[]): { path: string[]; leaf?: Loader; rest: string[] } {

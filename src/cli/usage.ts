@@ -31,6 +31,7 @@ function columns(rows: [string, string][]): string[] {
 }
 
 /** The help of one command: usage line, arguments, its flags, then the shared flags. */
+// biome-ignore lint/suspicious/noExplicitAny: each command's args type differs, and citty's CommandDef is invariant in it
 export function commandUsage(path: string[], cmd: CommandDef<any>, argsDef: ArgsDef, color: boolean): string {
   const name = ["zerodb", ...path].join(" ");
   const own: [string, string][] = [];

@@ -47,7 +47,12 @@ export function hooksCheck(state: CaptureState): Check {
   }
   if (!state.on) {
     if (state.hooks.length > 0) {
-      return check("hooks", "warn", `capture.enabled is false, yet ${state.settingsPath} still runs zerodb's hooks (they capture nothing)`, "zerodb disconnect --harness claude-code (or zerodb connect --capture to turn capture on)");
+      return check(
+        "hooks",
+        "warn",
+        `capture.enabled is false, yet ${state.settingsPath} still runs zerodb's hooks (they capture nothing)`,
+        "zerodb disconnect --harness claude-code (or zerodb connect --capture to turn capture on)",
+      );
     }
     return check("hooks", "pass", "capture is off (zerodb connect --capture turns it on)");
   }
@@ -72,10 +77,16 @@ export interface Behind {
 export function retentionCheck(state: CaptureState, behind: Behind[] | { error: string }, now = Date.now()): Check {
   const raw = state.settings?.cleanupPeriodDays;
   const days = typeof raw === "number" && Number.isFinite(raw) ? raw : DEFAULT_RETENTION_DAYS;
-  const setting = typeof raw === "number" ? `cleanupPeriodDays ${days} in ${state.settingsPath}` : `Claude Code's default retention (${DEFAULT_RETENTION_DAYS} days)`;
+  const setting =
+    typeof raw === "number" ? `cleanupPeriodDays ${days} in ${state.settingsPath}` : `Claude Code's default retention (${DEFAULT_RETENTION_DAYS} days)`;
   const fixSetting = `set "cleanupPeriodDays": ${DEFAULT_RETENTION_DAYS} (or more) in ${state.settingsPath}, then zerodb capture sync`;
   if (days < SHORT_RETENTION_DAYS) {
-    return check("retention", "warn", `${setting}: Claude Code deletes transcripts after ${days} day(s), so a session capture falls behind on is lost before it is caught up`, fixSetting);
+    return check(
+      "retention",
+      "warn",
+      `${setting}: Claude Code deletes transcripts after ${days} day(s), so a session capture falls behind on is lost before it is caught up`,
+      fixSetting,
+    );
   }
   if ("error" in behind) return check("retention", "pass", `${setting}; which transcripts are behind is unknown (${behind.error})`);
   const atRisk = behind.filter((b) => {
@@ -87,7 +98,12 @@ export function retentionCheck(state: CaptureState, behind: Behind[] | { error: 
   });
   if (atRisk.length > 0) {
     const lines = atRisk.reduce((n, b) => n + b.lines_behind, 0);
-    return check("retention", "warn", `${atRisk.length} transcript(s) with ${lines} line(s) not yet captured reach ${days} days within a day and Claude Code will delete them`, "zerodb capture sync");
+    return check(
+      "retention",
+      "warn",
+      `${atRisk.length} transcript(s) with ${lines} line(s) not yet captured reach ${days} days within a day and Claude Code will delete them`,
+      "zerodb capture sync",
+    );
   }
   return check("retention", "pass", `${setting}; no transcript behind capture is near deletion`);
 }
@@ -105,7 +121,11 @@ export async function captureBehind(ctx: DoctorContext): Promise<Behind[] | { er
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     if (code !== 0) return { error: `capture status exited ${code}: ${err.trim().split("\n").at(-1) ?? ""}` };
     const rows = (JSON.parse(out) as { sessions?: { transcript?: unknown; lines_behind?: unknown }[] }).sessions ?? [];
-    return rows.flatMap((r) => (typeof r.transcript === "string" && typeof r.lines_behind === "number" && r.lines_behind > 0 ? [{ transcript: r.transcript, lines_behind: r.lines_behind }] : []));
+    return rows.flatMap((r) =>
+      typeof r.transcript === "string" && typeof r.lines_behind === "number" && r.lines_behind > 0
+        ? [{ transcript: r.transcript, lines_behind: r.lines_behind }]
+        : [],
+    );
   } catch (err) {
     return { error: why(err) };
   }

@@ -47,7 +47,8 @@ function inside(parent: string, child: string): boolean {
 /** How Gemini CLI, configured by `settingsPath`, judges `folder`. Throws on a malformed file. */
 export function geminiTrust(settingsPath: string, folder: string, env: Record<string, string | undefined>): GeminiTrust {
   const file = env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || join(dirname(settingsPath), "trustedFolders.json");
-  if (env.GEMINI_RESTRICTED_MODE === "true" || env.GEMINI_CLI_TRUST_WORKSPACE === "false") return { trusted: false, why: "the environment (GEMINI_RESTRICTED_MODE or GEMINI_CLI_TRUST_WORKSPACE) says not to trust it", file };
+  if (env.GEMINI_RESTRICTED_MODE === "true" || env.GEMINI_CLI_TRUST_WORKSPACE === "false")
+    return { trusted: false, why: "the environment (GEMINI_RESTRICTED_MODE or GEMINI_CLI_TRUST_WORKSPACE) says not to trust it", file };
   if (env.GEMINI_CLI_TRUST_WORKSPACE === "true") return { trusted: true, why: "GEMINI_CLI_TRUST_WORKSPACE=true", file };
   const security = readJson(settingsPath)?.security as { folderTrust?: { enabled?: unknown } } | undefined;
   if (security?.folderTrust?.enabled === false) return { trusted: true, why: "folder trust is off in its settings", file };
@@ -69,7 +70,12 @@ export function geminiTrustCheck(settingsPath: string, folder: string, env: Reco
   try {
     t = geminiTrust(settingsPath, folder, env);
   } catch (err) {
-    return check("gemini trust", "warn", `cannot read Gemini CLI's trust settings: ${(err as Error).message}`, `fix the JSON of ${join(dirname(settingsPath), "trustedFolders.json")} by hand`);
+    return check(
+      "gemini trust",
+      "warn",
+      `cannot read Gemini CLI's trust settings: ${(err as Error).message}`,
+      `fix the JSON of ${join(dirname(settingsPath), "trustedFolders.json")} by hand`,
+    );
   }
   if (t.trusted === true) return undefined;
   const fix = `trust the folder when Gemini CLI asks (or run /permissions in it), or add "${folder}": "TRUST_FOLDER" to ${t.file}`;

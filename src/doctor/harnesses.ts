@@ -23,7 +23,14 @@ export function harnessChecks(ctx: DoctorContext): Check[] {
       if (state.text === undefined) continue;
       reg = h.registration(state.text);
     } catch (err) {
-      out.push(check(name, "warn", `cannot read ${path} (${why(err)}): whether zerodb is registered is unknown`, `fix the file by hand, then zerodb connect --harness ${h.name}`));
+      out.push(
+        check(
+          name,
+          "warn",
+          `cannot read ${path} (${why(err)}): whether zerodb is registered is unknown`,
+          `fix the file by hand, then zerodb connect --harness ${h.name}`,
+        ),
+      );
       continue;
     }
     if (!reg) continue;
@@ -50,11 +57,21 @@ export function harnessChecks(ctx: DoctorContext): Check[] {
   // A harness installed after connect has no entry yet: connect must run again (issue 17, item 7).
   const unregistered = HARNESSES.filter((h) => h.installed(ctx.harness) && !out.some((c) => c.name === `harness ${h.name}`));
   if (out.length === 0) {
-    if (unregistered.length === 0) return [check("harnesses", "warn", `no agent harness is installed for this user (looked for ${HARNESSES.map((h) => h.label).join(", ")})`, INSTALL_FIRST)];
+    if (unregistered.length === 0)
+      return [
+        check("harnesses", "warn", `no agent harness is installed for this user (looked for ${HARNESSES.map((h) => h.label).join(", ")})`, INSTALL_FIRST),
+      ];
     return [check("harnesses", "warn", `no harness has zerodb registered (installed: ${unregistered.map((h) => h.label).join(", ")})`, "zerodb connect")];
   }
   for (const h of unregistered) {
-    out.push(check(`harness ${h.name}`, "warn", `${h.label} is installed but zerodb is not registered with it (installed after the last connect?)`, `zerodb connect --harness ${h.name}`));
+    out.push(
+      check(
+        `harness ${h.name}`,
+        "warn",
+        `${h.label} is installed but zerodb is not registered with it (installed after the last connect?)`,
+        `zerodb connect --harness ${h.name}`,
+      ),
+    );
   }
   return out;
 }

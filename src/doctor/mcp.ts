@@ -7,7 +7,20 @@ import { VERSION } from "../version.ts";
 import { type Check, type DoctorContext, check } from "./types.ts";
 
 /** The tools DESIGN.md 6.2 says `zerodb mcp` serves. */
-const EXPECTED_TOOLS = ["remember", "recall", "search", "sessions", "fact_set", "fact_get", "fact_list", "forget", "object_put", "object_get", "link_add", "stats"];
+const EXPECTED_TOOLS = [
+  "remember",
+  "recall",
+  "search",
+  "sessions",
+  "fact_set",
+  "fact_get",
+  "fact_list",
+  "forget",
+  "object_put",
+  "object_get",
+  "link_add",
+  "stats",
+];
 
 /** How long the server may take to answer both requests. */
 const TIMEOUT_MS = 30_000;
@@ -41,7 +54,12 @@ export async function mcpCheck(ctx: DoctorContext): Promise<Check> {
     const missing = EXPECTED_TOOLS.filter((n) => !names.has(n));
     const server = client.getServerVersion();
     if (missing.length > 0) {
-      return check("mcp", "fail", `zerodb mcp lists ${tools.length} tools but not ${missing.join(", ")}`, "install a complete zerodb build (this one lacks tools), then zerodb connect");
+      return check(
+        "mcp",
+        "fail",
+        `zerodb mcp lists ${tools.length} tools but not ${missing.join(", ")}`,
+        "install a complete zerodb build (this one lacks tools), then zerodb connect",
+      );
     }
     return check("mcp", "pass", `initialize + tools/list: ${server?.name ?? "server"} ${server?.version ?? ""} serves ${tools.length} tools (${ms} ms)`);
   } catch (err) {

@@ -31,7 +31,10 @@ export interface ScratchStore {
  * `openScratch`'s store, so a doctor run adds no record, LSN or object to the
  * user's store (issue 17, item 5).
  */
-export async function runDoctor(ctx: DoctorContext, opts: { openStore: () => Promise<Store>; openScratch: () => Promise<ScratchStore>; first?: Check[] }): Promise<DoctorReport> {
+export async function runDoctor(
+  ctx: DoctorContext,
+  opts: { openStore: () => Promise<Store>; openScratch: () => Promise<ScratchStore>; first?: Check[] },
+): Promise<DoctorReport> {
   const checks: Check[] = [...(opts.first ?? []), homeCheck(ctx), filesCheck(ctx)];
   const { check: store, store: opened } = await storeCheck(ctx, opts.openStore);
   checks.push(store);
@@ -55,7 +58,10 @@ async function scratchChecks(ctx: DoctorContext, open: () => Promise<ScratchStor
     scratch = await open();
   } catch (err) {
     const detail = `cannot create a scratch store next to ${ctx.config.dataDir}: ${why(err)}`;
-    return [check("round trip", "fail", detail, `make ${ctx.config.dataDir}'s parent directory writable`), check("objects", "warn", "not run: no scratch store")];
+    return [
+      check("round trip", "fail", detail, `make ${ctx.config.dataDir}'s parent directory writable`),
+      check("objects", "warn", "not run: no scratch store"),
+    ];
   }
   try {
     const memory = scratch.store.memory("doctor");

@@ -11,7 +11,6 @@ import { shellQuote } from "../harness/index.ts";
 import { DB_FILE, type Memory, type Store } from "../store/index.ts";
 import { type Check, type DoctorContext, check } from "./types.ts";
 
-
 /** The fix for a store that is damaged: set it aside and restore the last export. */
 function restoreFix(file: string): string {
   return `stop every zerodb process, then: mv ${shellQuote(file)} ${shellQuote(`${file}.damaged`)} && zerodb import <your last export .jsonl>`;
@@ -61,7 +60,8 @@ export async function roundTripCheck(ctx: DoctorContext, m: Memory): Promise<Che
     const { entries } = await m.append({ session, entries: [{ role: "note", content: `zerodb doctor round trip ${word}` }] });
     const lsn = entries[0]!.lsn;
     const read = await m.read({ session });
-    if (read.turns.length !== 1 || read.turns[0]!.lsn !== lsn || !read.turns[0]!.content.includes(word)) throw new Error(`read did not return the turn written at lsn ${lsn}`);
+    if (read.turns.length !== 1 || read.turns[0]!.lsn !== lsn || !read.turns[0]!.content.includes(word))
+      throw new Error(`read did not return the turn written at lsn ${lsn}`);
     const found = await m.search({ query: word });
     if (found.hits.length !== 1 || found.hits[0]!.lsn !== lsn) throw new Error("search did not find the turn just written");
     const forgot = await m.forget({ selector: { session } });
@@ -85,7 +85,8 @@ export async function objectCheck(ctx: DoctorContext, m: Memory): Promise<Check>
     const put = await m.objectPut(bytes, { name: "doctor.bin", type: "application/octet-stream" });
     const body = await m.objectGet({ object: put.object });
     const back = new Uint8Array(await new Response(body.read()).arrayBuffer());
-    if (back.length !== bytes.length || Buffer.compare(Buffer.from(back), Buffer.from(bytes)) !== 0) throw new Error(`the bytes read back differ from the ${bytes.length} written`);
+    if (back.length !== bytes.length || Buffer.compare(Buffer.from(back), Buffer.from(bytes)) !== 0)
+      throw new Error(`the bytes read back differ from the ${bytes.length} written`);
     await m.forget({ selector: { object: put.object } });
     let gone = false;
     try {

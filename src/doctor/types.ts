@@ -34,4 +34,3 @@ export function check(name: string, status: CheckStatus, detail: string, fix?: s
 export function why(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
-

@@ -71,7 +71,9 @@ const line = (k: string, v: string, eol: string) => `${tomlKey(k)} = ${v}${eol}`
 const array = (xs: string[]) => `[${xs.map(tomlString).join(", ")}]`;
 
 function block(spec: ServerSpec, eol: string): string {
-  const env = Object.entries(spec.env).map(([k, v]) => line(k, tomlString(v), eol)).join("");
+  const env = Object.entries(spec.env)
+    .map(([k, v]) => line(k, tomlString(v), eol))
+    .join("");
   return `[${BASE.join(".")}]${eol}${line("command", tomlString(spec.command), eol)}${line("args", array(spec.args), eol)}${eol}[${ENV.join(".")}]${eol}${env}`;
 }
 
@@ -104,7 +106,9 @@ function update(s: Scanned, spec: ServerSpec, oldEnv: Record<string, string>): s
     for (const it of tableItems(ENV)) if (it.path[0]!.startsWith("ZERODB_") && !(it.path[0]! in env)) edits.push({ at: it.start, to: it.end, text: "" });
   } else {
     const after = (tableItems(BASE).at(-1) ?? headerOf(BASE))!.end;
-    const lines = Object.entries(env).map(([k, v]) => line(k, tomlString(v), s.eol)).join("");
+    const lines = Object.entries(env)
+      .map(([k, v]) => line(k, tomlString(v), s.eol))
+      .join("");
     edits.push({ at: after, to: after, text: `${s.eol}[${ENV.join(".")}]${s.eol}${lines}` });
   }
   let out = s.text;
@@ -179,7 +183,8 @@ export const codex: Harness = {
     const s = scan(text);
     const where = form(s);
     if (where === "absent") return { change: "absent" };
-    if (!registration(text)?.managed) return { change: "foreign", detail: `its [mcp_servers.${SERVER_NAME}] was not written by zerodb connect (no ${MANAGED_ENV} marker); left in place` };
+    if (!registration(text)?.managed)
+      return { change: "foreign", detail: `its [mcp_servers.${SERVER_NAME}] was not written by zerodb connect (no ${MANAGED_ENV} marker); left in place` };
     if (where === "inline") throw new SyntaxError(INLINE);
     return { change: "removed", text: remove(s) };
   },

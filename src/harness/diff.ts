@@ -15,7 +15,10 @@ export function unifiedDiff(before: string, after: string, opts: { from: string;
   const out = [`--- ${opts.from}`, `+++ ${opts.to}`];
   for (const h of structuredPatch(opts.from, opts.to, a, b, undefined, undefined, { context: CONTEXT }).hunks) {
     // An empty range is named by the line before it (diff -u's convention).
-    out.push(`@@ -${h.oldLines === 0 ? h.oldStart - 1 : h.oldStart},${h.oldLines} +${h.newLines === 0 ? h.newStart - 1 : h.newStart},${h.newLines} @@`, ...h.lines);
+    out.push(
+      `@@ -${h.oldLines === 0 ? h.oldStart - 1 : h.oldStart},${h.oldLines} +${h.newLines === 0 ? h.newStart - 1 : h.newStart},${h.newLines} @@`,
+      ...h.lines,
+    );
   }
   return `${out.join("\n")}\n`;
 }

@@ -116,7 +116,8 @@ class TextEditor {
         let index = -1;
         for (let j = node.members.length - 1; j >= 0 && index < 0; j--) if (node.members[j]!.key === step) index = j;
         if (index < 0) return value === undefined ? this.text : this.insert(node, JSON.stringify(step), build(path.slice(i + 1), value));
-        if (i === path.length - 1) return value === undefined ? this.remove(node, index) : this.replace(node.members[index]!.value, node.members[index]!.start, node, value);
+        if (i === path.length - 1)
+          return value === undefined ? this.remove(node, index) : this.replace(node.members[index]!.value, node.members[index]!.start, node, value);
         node = node.members[index]!.value;
       } else if (node.kind === "array" && typeof step === "number") {
         if (step === node.items.length) return value === undefined ? this.text : this.insert(node, undefined, build(path.slice(i + 1), value));
@@ -155,7 +156,11 @@ class TextEditor {
   }
 
   private render(value: unknown, indent: string, pretty: boolean): string {
-    return pretty ? JSON.stringify(value, null, this.unit).split("\n").join(this.eol + indent) : JSON.stringify(value);
+    return pretty
+      ? JSON.stringify(value, null, this.unit)
+          .split("\n")
+          .join(this.eol + indent)
+      : JSON.stringify(value);
   }
 
   private colon(container: JObject, pretty: boolean): string {

@@ -126,7 +126,14 @@ export function parseJson(text: string, opts: { jsonc: boolean }): JDoc {
         hasComments = true;
       },
       // "PropertyNameExpected" -> "property name expected"
-      onError: (error, _offset, _length, line, column) => fail(printParseErrorCode(error).replace(/\B([A-Z])/g, " $1").toLowerCase(), line, column),
+      onError: (error, _offset, _length, line, column) =>
+        fail(
+          printParseErrorCode(error)
+            .replace(/\B([A-Z])/g, " $1")
+            .toLowerCase(),
+          line,
+          column,
+        ),
     },
     { disallowComments: !opts.jsonc, allowTrailingComma: opts.jsonc, allowEmptyContent: false },
   );

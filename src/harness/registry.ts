@@ -104,7 +104,8 @@ export const HARNESSES: readonly Harness[] = [
     bin: "opencode",
     dir: (ctx) => join(xdgConfig(ctx), "opencode"),
     // opencode reads opencode.jsonc too; edit that one when it is the file in use.
-    file: (_, dir) => (!existsSync(join(dir, "opencode.json")) && existsSync(join(dir, "opencode.jsonc")) ? join(dir, "opencode.jsonc") : join(dir, "opencode.json")),
+    file: (_, dir) =>
+      !existsSync(join(dir, "opencode.json")) && existsSync(join(dir, "opencode.jsonc")) ? join(dir, "opencode.jsonc") : join(dir, "opencode.json"),
     shape: {
       container: "mcp",
       jsonc: true,
@@ -126,7 +127,14 @@ export const HARNESSES: readonly Harness[] = [
 ];
 
 /** Names people type for a harness, beyond its own. */
-const ALIASES: Record<string, string> = { claude: "claude-code", claudecode: "claude-code", "gemini-cli": "gemini", code: "vscode", "vs-code": "vscode", desktop: "claude-desktop" };
+const ALIASES: Record<string, string> = {
+  claude: "claude-code",
+  claudecode: "claude-code",
+  "gemini-cli": "gemini",
+  code: "vscode",
+  "vs-code": "vscode",
+  desktop: "claude-desktop",
+};
 
 /** The harness a `--harness` value names, or undefined. */
 export function harnessNamed(name: string): Harness | undefined {

@@ -78,7 +78,12 @@ function attemptJob(job: FileJob, dryRun: boolean): Outcome | "changed" {
     const backup = readBackup(state);
     if (backup !== undefined && job.sameSettings(backup, text)) text = backup === "" ? undefined : backup;
   }
-  if (dryRun) return { ...base, status: plan.change, diff: unifiedDiff(state.text ?? "", text ?? "", { from: job.path, to: text === undefined ? "/dev/null" : job.path }) };
+  if (dryRun)
+    return {
+      ...base,
+      status: plan.change,
+      diff: unifiedDiff(state.text ?? "", text ?? "", { from: job.path, to: text === undefined ? "/dev/null" : job.path }),
+    };
   try {
     writeState(state, text);
   } catch (err) {

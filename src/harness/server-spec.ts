@@ -23,7 +23,8 @@ export function serverSpec(
   const args = [...self.prefix, "mcp", ...(opts.configFile !== undefined ? ["--config", opts.configFile] : [])];
   // Remote mode as flags: a token travels only as the path of its file, never as a secret in a harness config.
   const r = opts.remote;
-  if (r) args.push("--url", r.url, ...(r.tenant !== undefined ? ["--tenant", r.tenant] : []), ...(r.tokenFile !== undefined ? ["--token-file", r.tokenFile] : []));
+  if (r)
+    args.push("--url", r.url, ...(r.tenant !== undefined ? ["--tenant", r.tenant] : []), ...(r.tokenFile !== undefined ? ["--token-file", r.tokenFile] : []));
   return { command: self.command, args, env };
 }
 

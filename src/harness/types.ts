@@ -33,10 +33,7 @@ export interface Registration {
 }
 
 /** The result of planning an edit: the new text, or the reason nothing changes. */
-export type Plan =
-  | { change: "added" | "updated" | "removed"; text: string }
-  | { change: "unchanged" | "absent" }
-  | { change: "foreign"; detail: string };
+export type Plan = { change: "added" | "updated" | "removed"; text: string } | { change: "unchanged" | "absent" } | { change: "foreign"; detail: string };
 
 /** One harness: Claude Code, Codex, Gemini CLI, Cursor, VS Code, Windsurf, opencode, Claude Desktop. */
 export interface Harness {

@@ -25,7 +25,9 @@ type Fetch = (req: Request) => Response | Promise<Response>;
 type RouteHandler = (req: Request & { params: Record<string, string> }) => Response | Promise<Response>;
 
 function refused(): Response {
-  return errorResponse(new ZeroDbError("invalid_input", `path: must not contain a '.' or '..' segment or a backslash, nor more than ${MAX_SEGMENTS} segments`, { field: "path" }));
+  return errorResponse(
+    new ZeroDbError("invalid_input", `path: must not contain a '.' or '..' segment or a backslash, nor more than ${MAX_SEGMENTS} segments`, { field: "path" }),
+  );
 }
 
 /** A normalized segment against the one sent; one that is not valid percent-encoding is left to the app's own check. */

@@ -53,7 +53,8 @@ export function serveHttp(opts: { fetch: (req: Request) => Response | Promise<Re
   } catch (err) {
     const code = (err as { code?: string }).code;
     const where = `${opts.host}:${opts.port}`;
-    if (code === "EADDRINUSE") throw new ZeroDbError("unavailable", `cannot listen on ${where}: the port is in use (choose another with --port)`, { cause: err });
+    if (code === "EADDRINUSE")
+      throw new ZeroDbError("unavailable", `cannot listen on ${where}: the port is in use (choose another with --port)`, { cause: err });
     if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
       throw new ZeroDbError("invalid_input", `host: cannot listen on ${opts.host}: no such address on this machine`, { field: "host", cause: err });
     }

@@ -11,13 +11,37 @@
 import { closeSync, constants, fstatSync, openSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
-import { ZeroDbError, invalid } from "../errors.ts";
+import { type ZeroDbError, invalid } from "../errors.ts";
 
 /** System trees: neither they nor anything under them is ever an implicit root. */
 const SYSTEM_TREES = [
-  "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/run", "/sbin", "/snap", "/sys", "/usr",
-  "/var/lib", "/var/log", "/var/spool", "/var/cache", "/var/mail", "/var/run", "/var/db",
-  "/System", "/Library", "/Applications", "/private/etc", "/private/var/db", "/cores",
+  "/bin",
+  "/boot",
+  "/dev",
+  "/etc",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/proc",
+  "/run",
+  "/sbin",
+  "/snap",
+  "/sys",
+  "/usr",
+  "/var/lib",
+  "/var/log",
+  "/var/spool",
+  "/var/cache",
+  "/var/mail",
+  "/var/run",
+  "/var/db",
+  "/System",
+  "/Library",
+  "/Applications",
+  "/private/etc",
+  "/private/var/db",
+  "/cores",
 ];
 /** Shared directories that are not a root themselves (their subdirectories may be). */
 const SHARED_DIRS = ["/tmp", "/var", "/var/tmp", "/private", "/private/tmp", "/private/var", "/opt", "/srv", "/mnt", "/media", "/Volumes", "/home", "/Users"];
@@ -138,7 +162,11 @@ export function newFileInsideRoots(path: string, opts: { cwd: string; roots: str
   // Hidden files and directories hold configuration a written file could take over
   // (.git/hooks, .config/autostart, .bashrc, .env): never a destination.
   const root = opts.roots.filter((r) => inside(target, [r])).sort((a, b) => b.length - a.length)[0]!;
-  if (relative(root, target).split(sep).some((seg) => seg.startsWith("."))) {
+  if (
+    relative(root, target)
+      .split(sep)
+      .some((seg) => seg.startsWith("."))
+  ) {
     throw invalid(opts.field, "must not name a hidden file or lie in a hidden directory (a name starting with '.')");
   }
   return target;

@@ -10,7 +10,7 @@ import { type CallToolRequest, ErrorCode, ListToolsRequestSchema, McpError, type
 import { z } from "zod";
 import { projectSession } from "../project.ts";
 import { parseInput } from "../schema/parse.ts";
-import { type SpillFs } from "../spill/file.ts";
+import type { SpillFs } from "../spill/file.ts";
 import { createSpiller } from "../spill/spill.ts";
 import type { Memory } from "../store/types.ts";
 import { VERSION } from "../version.ts";

@@ -34,7 +34,7 @@ export function judge(name: string, value: string, at: number, bare: boolean, ne
 }
 
 /** The value a match captured, where it starts, and whether it was unquoted. */
-function valueOf(m: RegExpExecArray): { value: string; at: number; bare: boolean } | null {
+function assignedValue(m: RegExpExecArray): { value: string; at: number; bare: boolean } | null {
   for (const g of ["eq", "dq", "sq", "bq", "bare"] as const) {
     const span = m.indices?.groups?.[g];
     if (span) return { value: m.groups![g]!, at: span[0], bare: g === "bare" };
@@ -49,7 +49,7 @@ function pickAssignment(m: RegExpExecArray, text: string): Hit | null {
   // user:password@host in a URL is the URL rule's: the user is not a name; a name inside a path is a file's.
   if (text.startsWith("://", start - 3) || text[start - 1] === "/" || text[start - 1] === "\\") return null;
   const name = text.slice(start, m.indices!.groups!.name![1]);
-  const v = valueOf(m);
+  const v = assignedValue(m);
   if (!v) return null;
   return judge(name, v.value, v.at, v.bare, text[v.at + v.value.length] ?? "");
 }
@@ -66,20 +66,37 @@ function pickTag(m: RegExpExecArray, text: string): Hit | null {
 
 /** A rule whose match has a `name` group and a value group. */
 function pickNamed(m: RegExpExecArray, text: string): Hit | null {
-  const v = valueOf(m) ?? (m.indices?.groups?.s ? { value: m.groups!.s!, at: m.indices.groups.s[0], bare: false } : null);
+  const v = assignedValue(m) ?? (m.indices?.groups?.s ? { value: m.groups!.s!, at: m.indices.groups.s[0], bare: false } : null);
   if (!v) return null;
   return judge(m.groups!.name!, v.value, v.at, v.bare, text[v.at + v.value.length] ?? "");
 }
 
 /** Assignments of secret-named values. */
 export const ASSIGNMENT_RULES: Rule[] = [
-  rule("assignment", ["pass", "pwd", "pw", "secret", "token", "key", "auth", "cred"], String.raw`(?<name>(?:pass|pwd|pw|secret|token|key|auth|cred)[A-Za-z0-9_.-]{0,40})(?:\\?["'])?[ \t]{0,4}(?::=|=>|=|:)[ \t]{0,4}${VALUE}`, { i: true, pick: pickAssignment }),
+  rule(
+    "assignment",
+    ["pass", "pwd", "pw", "secret", "token", "key", "auth", "cred"],
+    String.raw`(?<name>(?:pass|pwd|pw|secret|token|key|auth|cred)[A-Za-z0-9_.-]{0,40})(?:\\?["'])?[ \t]{0,4}(?::=|=>|=|:)[ \t]{0,4}${VALUE}`,
+    { i: true, pick: pickAssignment },
+  ),
   // --password value, --api-token value (the `=` form is an assignment above).
-  rule("assignment", ["--"], String.raw`(?<![\w-])--(?<name>(?:[a-z0-9]+-){0,4}(?:password|passwd|token|secret|api-?key|access-key|secret-key|client-secret)(?:-[a-z0-9]+){0,2})[ \t]+${VALUE}`, { i: true, pick: pickNamed }),
+  rule(
+    "assignment",
+    ["--"],
+    String.raw`(?<![\w-])--(?<name>(?:[a-z0-9]+-){0,4}(?:password|passwd|token|secret|api-?key|access-key|secret-key|client-secret)(?:-[a-z0-9]+){0,2})[ \t]+${VALUE}`,
+    { i: true, pick: pickNamed },
+  ),
   // Kubernetes env lists: - name: DB_PASSWORD / value: "…"
-  rule("assignment", ["name:"], String.raw`\bname:[ \t]{0,4}["']?(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})["']?[ \t]*\r?\n[ \t]{0,40}value:[ \t]{0,4}${VALUE}`, { pick: pickNamed }),
+  rule("assignment", ["name:"], String.raw`\bname:[ \t]{0,4}["']?(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})["']?[ \t]*\r?\n[ \t]{0,40}value:[ \t]{0,4}${VALUE}`, {
+    pick: pickNamed,
+  }),
   // <password>…</password>, <ApiKey>…</ApiKey>: found from the secret word, the tag's start found by walking back.
-  rule("assignment", ["pass", "pwd", "pw", "secret", "token", "key", "auth", "cred"], String.raw`(?:pass|pwd|pw|secret|token|key|auth|cred)[\w.:-]{0,40}>(?<s>[^<>\s]{4,1000})</(?<close>[\w.:-]{1,100})>`, { i: true, pick: pickTag }),
+  rule(
+    "assignment",
+    ["pass", "pwd", "pw", "secret", "token", "key", "auth", "cred"],
+    String.raw`(?:pass|pwd|pw|secret|token|key|auth|cred)[\w.:-]{0,40}>(?<s>[^<>\s]{4,1000})</(?<close>[\w.:-]{1,100})>`,
+    { i: true, pick: pickTag },
+  ),
   // .NET appSettings: <add key="StripeSecretKey" value="…" />
   rule("assignment", ["key="], String.raw`\bkey=["'](?<name>[^"'\n]{1,80})["']\s{1,4}value=${VALUE}`, { i: true, pick: pickNamed }),
 ];

@@ -26,10 +26,65 @@ export function entropy(s: string): number {
 
 /** Values that stand in for a secret: templates, masks, documentation words. */
 const PLACEHOLDER_WORDS = new Set([
-  "example", "sample", "placeholder", "changeme", "change_me", "changeit", "replaceme", "replace_me", "secret", "password", "passwd",
-  "token", "apikey", "api_key", "key", "null", "none", "nil", "undefined", "true", "false", "required", "optional", "string", "str",
-  "bool", "boolean", "int", "number", "any", "text", "hidden", "masked", "empty", "todo", "tbd", "n/a", "na", "env", "secretstr",
-  "test", "testing", "dummy", "default", "unknown", "value", "foo", "bar", "baz", "foobar", "pw", "pwd", "pass", "user", "username", "login", "redacted", "omitted", "removed",
+  "example",
+  "sample",
+  "placeholder",
+  "changeme",
+  "change_me",
+  "changeit",
+  "replaceme",
+  "replace_me",
+  "secret",
+  "password",
+  "passwd",
+  "token",
+  "apikey",
+  "api_key",
+  "key",
+  "null",
+  "none",
+  "nil",
+  "undefined",
+  "true",
+  "false",
+  "required",
+  "optional",
+  "string",
+  "str",
+  "bool",
+  "boolean",
+  "int",
+  "number",
+  "any",
+  "text",
+  "hidden",
+  "masked",
+  "empty",
+  "todo",
+  "tbd",
+  "n/a",
+  "na",
+  "env",
+  "secretstr",
+  "test",
+  "testing",
+  "dummy",
+  "default",
+  "unknown",
+  "value",
+  "foo",
+  "bar",
+  "baz",
+  "foobar",
+  "pw",
+  "pwd",
+  "pass",
+  "user",
+  "username",
+  "login",
+  "redacted",
+  "omitted",
+  "removed",
 ]);
 
 const PLACEHOLDER_SHAPES: RegExp[] = [
@@ -51,7 +106,9 @@ export function isPlaceholder(value: string): boolean {
 
 /** True when a value reads as a reference, not a secret: a file path, a URL, a digest, a version, a hex literal. */
 export function isCodeOrPath(value: string): boolean {
-  return /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)|^[a-z][a-z0-9+.-]*:\/\/|^(?:sha(?:1|224|256|384|512)|md5|blake2b?)[:-]|^[~^>=<]*v?\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?$|^0x[0-9a-f]+$/i.test(value);
+  return /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)|^[a-z][a-z0-9+.-]*:\/\/|^(?:sha(?:1|224|256|384|512)|md5|blake2b?)[:-]|^[~^>=<]*v?\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?$|^0x[0-9a-f]+$/i.test(
+    value,
+  );
 }
 
 /** True when an unquoted value is code: a dotted path (`settings.SECRET_KEY`, `a?.b`) or a camelCase or PascalCase identifier (`notificationsToolLastEventId`, `BinaryLike`). */

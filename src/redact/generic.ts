@@ -35,7 +35,27 @@ function isCardNumber(digits: string): boolean {
 }
 
 /** Test card numbers the networks and payment providers publish: in docs and test suites everywhere, never a customer's. */
-const TEST_CARDS = new Set(["4242424242424242", "4000056655665556", "5555555555554444", "2223003122003222", "5200828282828210", "5105105105105100", "378282246310005", "371449635398431", "6011111111111117", "6011000990139424", "3056930009020004", "36227206271667", "3566002020360505", "6200000000000005", "30569309025904", "38520000023237", "4012888888881881", "4222222222222", "3530111333300000"]);
+const TEST_CARDS = new Set([
+  "4242424242424242",
+  "4000056655665556",
+  "5555555555554444",
+  "2223003122003222",
+  "5200828282828210",
+  "5105105105105100",
+  "378282246310005",
+  "371449635398431",
+  "6011111111111117",
+  "6011000990139424",
+  "3056930009020004",
+  "36227206271667",
+  "3566002020360505",
+  "6200000000000005",
+  "30569309025904",
+  "38520000023237",
+  "4012888888881881",
+  "4222222222222",
+  "3530111333300000",
+]);
 
 /** Digits grouped as a card is printed: one run, or groups of 4 (4-6-5 for Amex) with one separator throughout. */
 function pickCard(m: RegExpExecArray, text: string): Hit | null {
@@ -46,7 +66,10 @@ function pickCard(m: RegExpExecArray, text: string): Hit | null {
   if (/[.\d/:_-]/.test(before) || /^[.,]\d|^[\d_/:-]/.test(text.slice(m.index + raw.length, m.index + raw.length + 2)) || /[A-Za-z]/.test(after)) return null;
   const seps = raw.match(/[ -]/g);
   if (seps && new Set(seps).size > 1) return null;
-  const groups = raw.split(/[ -]/).map((g) => g.length).join(",");
+  const groups = raw
+    .split(/[ -]/)
+    .map((g) => g.length)
+    .join(",");
   if (seps && !/^4,4,4,4(?:,\d)?$|^4,4,4,4,3$|^4,6,5$|^4,6,4$/.test(groups)) return null;
   return isCardNumber(raw.replace(/[ -]/g, "")) ? defaultHit("card_number", m) : null;
 }
@@ -82,17 +105,44 @@ function pickJwk(m: RegExpExecArray, text: string): Hit | null {
 /** Credentials by position. */
 export const GENERIC_RULES: Rule[] = [
   // scheme://user:password@host: the password may hold `@` and `:`; the last `@` before the host ends it; the user may be empty.
-  rule("url_password", ["://"], String.raw`://[^\s/?#@:'"<>\x60]{0,256}:(?<s>[^\s/?#'"<>\x60]{1,256})@(?=[A-Za-z0-9\[])`, { pick: (m, text) => (/[A-Za-z][A-Za-z0-9+.-]{1,20}$/.test(text.slice(Math.max(0, m.index - 21), m.index)) ? real("url_password")(m) : null) }),
+  rule("url_password", ["://"], String.raw`://[^\s/?#@:'"<>\x60]{0,256}:(?<s>[^\s/?#'"<>\x60]{1,256})@(?=[A-Za-z0-9\[])`, {
+    pick: (m, text) => (/[A-Za-z][A-Za-z0-9+.-]{1,20}$/.test(text.slice(Math.max(0, m.index - 21), m.index)) ? real("url_password")(m) : null),
+  }),
   rule("bearer", ["bearer"], String.raw`\bBearer\s{1,4}(?<s>[A-Za-z0-9._~+/-]{16,4000}=*)`, { i: true, pick: real("bearer", "token") }),
-  rule("basic_auth", ["basic"], String.raw`\bBasic\s{1,4}(?<s>[A-Za-z0-9+/]{6,4000}={0,2})(?![A-Za-z0-9+/=])`, { i: true, pick: (m) => (isBase64Credential(m.groups!.s!) ? defaultHit("basic_auth", m) : null) }),
-  rule("authorization", ["proxy-authorization", "authorization"], String.raw`\b(?:Proxy-Authorization|Authorization)["']?\s{0,4}[:=]\s{0,4}["']?(?:(?:token|ApiKey|Key|SSWS|Splunk|GenieKey|Klaviyo-API-Key)\s{1,4})?(?<s>[A-Za-z0-9._~+/=-]{16,4000})`, { i: true, pick: real("authorization", "token") }),
+  rule("basic_auth", ["basic"], String.raw`\bBasic\s{1,4}(?<s>[A-Za-z0-9+/]{6,4000}={0,2})(?![A-Za-z0-9+/=])`, {
+    i: true,
+    pick: (m) => (isBase64Credential(m.groups!.s!) ? defaultHit("basic_auth", m) : null),
+  }),
+  rule(
+    "authorization",
+    ["proxy-authorization", "authorization"],
+    String.raw`\b(?:Proxy-Authorization|Authorization)["']?\s{0,4}[:=]\s{0,4}["']?(?:(?:token|ApiKey|Key|SSWS|Splunk|GenieKey|Klaviyo-API-Key)\s{1,4})?(?<s>[A-Za-z0-9._~+/=-]{16,4000})`,
+    { i: true, pick: real("authorization", "token") },
+  ),
   // curl -u user:password (and wget, HTTPie): keeps the user.
-  rule("basic_auth", ["curl", "wget", "http", "xh"], String.raw`\b(?:curl\b|wget\b|https?[ \t]|xh[ \t])[^\n]{0,400}?\s(?:-u|--user|-a|--auth)(?:[ \t]{1,4}|=)?["']?[^\s:"']{0,100}:(?<s>[^\s"'\x60,;)][^\s"'\x60]{0,199})`, { pick: real("basic_auth", "password") }),
+  rule(
+    "basic_auth",
+    ["curl", "wget", "http", "xh"],
+    String.raw`\b(?:curl\b|wget\b|https?[ \t]|xh[ \t])[^\n]{0,400}?\s(?:-u|--user|-a|--auth)(?:[ \t]{1,4}|=)?["']?[^\s:"']{0,100}:(?<s>[^\s"'\x60,;)][^\s"'\x60]{0,199})`,
+    { pick: real("basic_auth", "password") },
+  ),
   // mysql -pSECRET (-p with a space asks for it: nothing to hide).
-  rule("mysql_password", ["mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlsh", "mysqlcheck", "mariadb", "mariadb-dump"], String.raw`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]{0,300}?\s-p(?<s>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"\x60,;)][^\s'"\x60]{0,199})`, { pick: real("mysql_password") }),
-  rule("netrc_password", ["machine"], String.raw`\bmachine\s{1,8}\S{1,256}\s{1,8}login\s{1,8}\S{1,256}\s{1,8}password\s{1,8}(?<s>\S{1,256})`, { pick: real("netrc_password") }),
+  rule(
+    "mysql_password",
+    ["mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlsh", "mysqlcheck", "mariadb", "mariadb-dump"],
+    String.raw`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]{0,300}?\s-p(?<s>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"\x60,;)][^\s'"\x60]{0,199})`,
+    { pick: real("mysql_password") },
+  ),
+  rule("netrc_password", ["machine"], String.raw`\bmachine\s{1,8}\S{1,256}\s{1,8}login\s{1,8}\S{1,256}\s{1,8}password\s{1,8}(?<s>\S{1,256})`, {
+    pick: real("netrc_password"),
+  }),
   // Cookie: a=1; session=…  and  Set-Cookie: sid=…; Path=/ (the attributes after the first pair are kept too: one span, one marker).
   rule("cookie", ["set-cookie", "cookie"], String.raw`\b(?:Set-Cookie|Cookie):[ \t]{0,4}(?<s>[^\r\n"'\x60]{1,8000})`, { i: true, pick: pickCookie }),
-  rule("private_key", ["\"d\"", "\"p\"", "\"q\"", "\"dp\"", "\"dq\"", "\"qi\"", "\"k\""], String.raw`(?:"d"|"p"|"q"|"dp"|"dq"|"qi"|"k")\s{0,4}:\s{0,4}"(?<s>[A-Za-z0-9_-]{20,2000})"`, { pick: pickJwk }),
+  rule(
+    "private_key",
+    ['"d"', '"p"', '"q"', '"dp"', '"dq"', '"qi"', '"k"'],
+    String.raw`(?:"d"|"p"|"q"|"dp"|"dq"|"qi"|"k")\s{0,4}:\s{0,4}"(?<s>[A-Za-z0-9_-]{20,2000})"`,
+    { pick: pickJwk },
+  ),
   rule("card_number", [], String.raw`\b\d(?:[ -]?\d){12,18}\b`, { pick: pickCard }),
 ];

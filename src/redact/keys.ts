@@ -49,11 +49,20 @@ function pemBlock(m: RegExpExecArray): Hit | null {
 export const KEY_RULES: Rule[] = [
   // A block runs to its END line (looked for up to 64 KiB on, never past another BEGIN); a block cut off
   // (a chunk boundary, a truncated paste) runs as far as its base64 does, `\n` escapes included.
-  rule("private_key", ["-----begin"], String.raw`-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:(?:(?!-----BEGIN)[\s\S]){0,65536}?-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]{0,1048576})`, { pick: pemBlock }),
+  rule(
+    "private_key",
+    ["-----begin"],
+    String.raw`-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:(?:(?!-----BEGIN)[\s\S]){0,65536}?-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]{0,1048576})`,
+    { pick: pemBlock },
+  ),
   // The tail of a block whose BEGIN was in an earlier chunk: the base64 before an END line.
-  rule("private_key", ["-----end"], String.raw`-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----`, { pick: pemTail }),
+  rule("private_key", ["-----end"], `-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----`, { pick: pemTail }),
   // "LS0tLS1CRUdJTi" is base64 of "-----BEGIN".
   rule("private_key", ["ls0tls1crudjti"], String.raw`\bLS0tLS1CRUdJTi[A-Za-z0-9+/]{20,20000}={0,2}`, { pick: base64Pem }),
-  rule("private_key", ["putty-user-key-file-"], String.raw`PuTTY-User-Key-File-[23]: [^\n]{1,80}\n[\s\S]{0,2000}?Private-Lines: \d{1,4}\r?\n(?<s>(?:[A-Za-z0-9+/=]{1,128}\r?\n){1,200})`),
+  rule(
+    "private_key",
+    ["putty-user-key-file-"],
+    String.raw`PuTTY-User-Key-File-[23]: [^\n]{1,80}\n[\s\S]{0,2000}?Private-Lines: \d{1,4}\r?\n(?<s>(?:[A-Za-z0-9+/=]{1,128}\r?\n){1,200})`,
+  ),
   rule("age_secret_key", ["age-secret-key-1"], String.raw`\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b`),
 ];

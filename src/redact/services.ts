@@ -15,8 +15,16 @@ function random(kind: string, minLength = 16) {
 /** Service tokens. */
 export const SERVICE_RULES: Rule[] = [
   // Code hosts and CI.
-  rule("github_token", ["ghp", "gho", "ghu", "ghs", "ghr", "github_pat_"], String.raw`\b(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`),
-  rule("gitlab_token", ["glpat", "gldt", "glrt", "glsoat", "glcbt", "glimt", "glft", "glagent", "gloas", "glffct", "glptt", "glwt", "gr1348941"], String.raw`\b(?:glpat|gldt|glrt|glsoat|glcbt|glimt|glft|glagent|gloas|glffct|glptt|glwt)-[A-Za-z0-9_.-]{20,80}|\bGR1348941[A-Za-z0-9_-]{20}\b`),
+  rule(
+    "github_token",
+    ["ghp", "gho", "ghu", "ghs", "ghr", "github_pat_"],
+    String.raw`\b(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`,
+  ),
+  rule(
+    "gitlab_token",
+    ["glpat", "gldt", "glrt", "glsoat", "glcbt", "glimt", "glft", "glagent", "gloas", "glffct", "glptt", "glwt", "gr1348941"],
+    String.raw`\b(?:glpat|gldt|glrt|glsoat|glcbt|glimt|glft|glagent|gloas|glffct|glptt|glwt)-[A-Za-z0-9_.-]{20,80}|\bGR1348941[A-Za-z0-9_-]{20}\b`,
+  ),
   rule("atlassian_token", ["atatt", "atctt", "atoat", "atbb"], String.raw`\b(?:ATATT|ATCTT|ATOAT)3[A-Za-z0-9_=-]{150,300}|\bATBB[A-Za-z0-9_=.-]{28,40}\b`),
   rule("bitbucket_token", ["bbdc-"], String.raw`\bBBDC-[A-Za-z0-9+/@_-]{40,50}`),
   rule("sourcegraph_token", ["sgp_"], String.raw`\bsgp_(?:local_|[a-f0-9]{16}_)?[a-f0-9]{40}\b`),
@@ -34,7 +42,9 @@ export const SERVICE_RULES: Rule[] = [
   rule("anthropic_key", ["sk-ant-"], String.raw`\bsk-ant-[A-Za-z0-9_-]{20,250}`),
   rule("openrouter_key", ["sk-or-v1-"], String.raw`\bsk-or-v1-[a-f0-9]{64}\b`),
   rule("openai_key", ["sk-"], String.raw`\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,250}`),
-  rule("openai_key", ["sk-"], String.raw`\bsk-[A-Za-z0-9_-]{20,250}`, { pick: (m) => (/[a-z]/.test(m[0]) && /[A-Z]/.test(m[0]) && /\d/.test(m[0].slice(3)) ? defaultHit("openai_key", m) : null) }),
+  rule("openai_key", ["sk-"], String.raw`\bsk-[A-Za-z0-9_-]{20,250}`, {
+    pick: (m) => (/[a-z]/.test(m[0]) && /[A-Z]/.test(m[0]) && /\d/.test(m[0].slice(3)) ? defaultHit("openai_key", m) : null),
+  }),
   rule("huggingface_token", ["hf_", "api_org_"], String.raw`\bhf_[A-Za-z0-9]{34}\b|\bapi_org_[A-Za-z0-9]{34}\b`),
   rule("groq_key", ["gsk_"], String.raw`\bgsk_[A-Za-z0-9]{52}\b`),
   rule("replicate_token", ["r8_"], String.raw`\br8_[A-Za-z0-9]{37}\b`),
@@ -45,19 +55,27 @@ export const SERVICE_RULES: Rule[] = [
   rule("slack_token", ["xox", "xoxe.xox", "xapp"], String.raw`\b(?:xox[abposre]|xoxe\.xox[bp]|xapp)-[0-9A-Za-z-]{10,250}`),
   rule("slack_webhook", ["hooks.slack.com/"], String.raw`hooks\.slack\.com/(?:services|workflows|triggers)/(?<s>[A-Za-z0-9+/_-]{20,200})`),
   rule("discord_webhook", ["discord"], String.raw`discord(?:app)?\.com/api/webhooks/\d{5,30}/(?<s>[A-Za-z0-9_-]{60,100})`),
-  rule("discord_token", [], String.raw`\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])`, { pick: random("discord_token") }),
+  rule("discord_token", [], String.raw`\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])`, {
+    pick: random("discord_token"),
+  }),
   // The bot id before ":AA" is 8-10 digits, standing alone or right after "/bot" in an API URL.
-  rule("telegram_bot_token", [":aa"], String.raw`:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])`, { pick: (m, text) => {
-    const id = /(?:(?<![A-Za-z0-9_])|(?<=bot))\d{8,10}$/.exec(text.slice(Math.max(0, m.index - 13), m.index));
-    return id ? { kind: "telegram_bot_token", start: m.index - id[0].length, end: m.index + m[0].length } : null;
-  } }),
+  rule("telegram_bot_token", [":aa"], `:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])`, {
+    pick: (m, text) => {
+      const id = /(?:(?<![A-Za-z0-9_])|(?<=bot))\d{8,10}$/.exec(text.slice(Math.max(0, m.index - 13), m.index));
+      return id ? { kind: "telegram_bot_token", start: m.index - id[0].length, end: m.index + m[0].length } : null;
+    },
+  }),
   rule("twilio_key", ["sk"], String.raw`\bSK[0-9a-fA-F]{32}\b`),
   rule("sendgrid_key", ["sg."], String.raw`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])`),
   rule("mailgun_key", ["key-"], String.raw`\bkey-[0-9a-f]{32}\b`),
   rule("mailgun_key", [], String.raw`\b[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}\b`),
   rule("mailchimp_key", ["-us"], String.raw`\b[0-9a-f]{32}-us\d{1,2}\b`, { back: 32 }),
   // Payments and commerce.
-  rule("stripe_key", ["sk_live", "sk_test", "sk_prod", "rk_live", "rk_test", "rk_prod"], String.raw`\b(?:sk_live|sk_test|sk_prod|rk_live|rk_test|rk_prod)_[0-9a-zA-Z]{16,247}\b`),
+  rule(
+    "stripe_key",
+    ["sk_live", "sk_test", "sk_prod", "rk_live", "rk_test", "rk_prod"],
+    String.raw`\b(?:sk_live|sk_test|sk_prod|rk_live|rk_test|rk_prod)_[0-9a-zA-Z]{16,247}\b`,
+  ),
   rule("stripe_webhook_secret", ["whsec_"], String.raw`\bwhsec_[A-Za-z0-9+/]{24,64}\b`),
   rule("shopify_token", ["shp"], String.raw`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`),
   rule("square_token", ["sq0"], String.raw`\bsq0(?:atp|csp)-[0-9A-Za-z_-]{22,60}\b`),

@@ -31,10 +31,13 @@ export function redactJson(value: unknown, redactText: (text: string) => TextRes
     return r.text;
   };
   // defineProperty, not assignment: a "__proto__" key from JSON.parse stays a plain key.
-  const put = (dst: object, slot: string | number, v: unknown) => Object.defineProperty(dst, slot, { value: v, enumerable: true, writable: true, configurable: true });
+  const put = (dst: object, slot: string | number, v: unknown) =>
+    Object.defineProperty(dst, slot, { value: v, enumerable: true, writable: true, configurable: true });
   const root: { v: unknown } = { v: undefined };
   // Each job copies `src` into `dst[slot]`; containers push their children.
-  const jobs: { src: unknown; dst: Record<string | number, unknown>; slot: string | number; key?: string }[] = [{ src: value, dst: root as unknown as Record<string, unknown>, slot: "v" }];
+  const jobs: { src: unknown; dst: Record<string | number, unknown>; slot: string | number; key?: string }[] = [
+    { src: value, dst: root as unknown as Record<string, unknown>, slot: "v" },
+  ];
   while (jobs.length > 0) {
     const { src, dst, slot, key } = jobs.pop()!;
     if (typeof src === "string") put(dst, slot, one(src, key));

@@ -1,11 +1,6 @@
 import { z } from "zod";
 import { invalid } from "../errors.ts";
-import {
-  IDEM_KEY_MAX_BYTES,
-  JSON_MAX_DEPTH,
-  NAME_MAX_BYTES,
-  PAGE_MAX,
-} from "../limits.ts";
+import { IDEM_KEY_MAX_BYTES, JSON_MAX_DEPTH, NAME_MAX_BYTES, PAGE_MAX } from "../limits.ts";
 
 /** UTF-8 byte length of a string. */
 export function utf8Bytes(s: string): number {

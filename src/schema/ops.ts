@@ -28,10 +28,7 @@ export const Entry = z.strictObject({
 export const AppendInput = z.strictObject({
   session: Name.describe("the session name; '/' nests (project/sub)"),
   entries: z.array(Entry).min(1).max(APPEND_MAX_ENTRIES).describe("1 to 256 entries, appended in order"),
-  redact: z
-    .boolean()
-    .optional()
-    .describe("false stores the entries as given, secrets included; each entry's meta then says redaction: off (default true)"),
+  redact: z.boolean().optional().describe("false stores the entries as given, secrets included; each entry's meta then says redaction: off (default true)"),
 });
 
 /** read: a page of a session's turns after an LSN. */
@@ -62,10 +59,7 @@ export const SearchInput = z.strictObject({
   role: Role.optional().describe("only turns of this role"),
   limit: Limit.optional().describe("at most this many hits, 1 to 1000, default 100"),
   all_words: z.boolean().optional().describe("only turns holding every word of the query (default: any word, best first)"),
-  include_noise: z
-    .boolean()
-    .optional()
-    .describe("also search harness bookkeeping and zerodb's own captured results and context (left out by default)"),
+  include_noise: z.boolean().optional().describe("also search harness bookkeeping and zerodb's own captured results and context (left out by default)"),
 });
 
 /** fact_set: set a named value, superseding the old one. */
@@ -130,16 +124,18 @@ export const StatsInput = z.strictObject({});
 
 /** link_add: a URL reference, never fetched. */
 export const LinkAddInput = z.strictObject({
-  url: utf8String({ min: 1, max: URL_MAX_BYTES }).superRefine((s, ctx) => {
-    let ok = false;
-    try {
-      const u = new URL(s);
-      ok = (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
-    } catch {
-      ok = false;
-    }
-    if (!ok) ctx.addIssue({ code: "custom", message: "must be an http or https URL" });
-  }).describe("an http or https URL; zerodb never fetches it"),
+  url: utf8String({ min: 1, max: URL_MAX_BYTES })
+    .superRefine((s, ctx) => {
+      let ok = false;
+      try {
+        const u = new URL(s);
+        ok = (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+      } catch {
+        ok = false;
+      }
+      if (!ok) ctx.addIssue({ code: "custom", message: "must be an http or https URL" });
+    })
+    .describe("an http or https URL; zerodb never fetches it"),
   title: utf8String({ max: TITLE_MAX_BYTES }).optional().describe("a title, searchable"),
   note: utf8String({ max: NOTE_MAX_BYTES }).optional().describe("a note, searchable"),
   idem_key: IdemKey.optional().describe("a key naming this write forever"),
@@ -148,7 +144,12 @@ export const LinkAddInput = z.strictObject({
 /** object_put metadata (the bytes travel beside it). */
 export const ObjectPutMeta = z.strictObject({
   name: utf8String({ max: 255 }).optional().describe("a file name to remember with the object"),
-  type: z.string().max(255).regex(/^[\x21-\x7e]+\/[\x21-\x7e]+( *;.*)?$/, "must be a media type such as image/png").optional().describe("its media type"),
+  type: z
+    .string()
+    .max(255)
+    .regex(/^[\x21-\x7e]+\/[\x21-\x7e]+( *;.*)?$/, "must be a media type such as image/png")
+    .optional()
+    .describe("its media type"),
   idem_key: IdemKey.optional().describe("a key naming this write forever"),
 });
 

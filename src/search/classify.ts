@@ -21,7 +21,20 @@ export const SearchClass = {
 export type SearchClass = (typeof SearchClass)[keyof typeof SearchClass];
 
 /** Claude Code line types that are the harness's own bookkeeping. */
-const BOOKKEEPING = new Set(["attachment", "progress", "system", "queue-operation", "file-history-snapshot", "summary", "last-prompt", "mode", "custom-title", "unknown", "unparsable", "unrenderable"]);
+const BOOKKEEPING = new Set([
+  "attachment",
+  "progress",
+  "system",
+  "queue-operation",
+  "file-history-snapshot",
+  "summary",
+  "last-prompt",
+  "mode",
+  "custom-title",
+  "unknown",
+  "unparsable",
+  "unrenderable",
+]);
 const KINDS: Record<string, SearchClass> = {
   prompt: SearchClass.prompt,
   reply: SearchClass.reply,

@@ -45,8 +45,8 @@ function fastMatcher(terms: readonly Term[]): ((text: string, weights: readonly 
   if (terms.every((t) => t.alternatives.every((a) => a.tokens.length === 1))) {
     const patterns: string[] = [];
     const checks: { term: number; alt: Alternative; cjk: boolean }[] = [];
-    terms.forEach((term, i) =>
-      term.alternatives.forEach((alt) => {
+    for (const [i, term] of terms.entries()) {
+      for (const alt of term.alternatives) {
         const tok = alt.tokens[0]!;
         const cjk = /[^\x00-\u2e7f]/.test(tok) && !/[\p{Script=Latin}]/u.test(tok);
         // Porter may change a word's end (deploy -> deploi): candidates share the word's and the stem's common start.
@@ -55,8 +55,8 @@ function fastMatcher(terms: readonly Term[]): ((text: string, weights: readonly 
         const start = escapeRegExp(tok.slice(0, Math.max(k, 1)));
         patterns.push(cjk ? `(${escapeRegExp(tok)})` : `(?<![\\p{L}\\p{N}])(${start}[\\p{L}\\p{N}]*)`);
         checks.push({ term: i, alt, cjk });
-      }),
-    );
+      }
+    }
     const re = new RegExp(patterns.join("|"), "giu");
     made = (text, weights) => {
       const t = text.includes("\\") ? text.replace(ESCAPES, " ") : text;

@@ -62,7 +62,7 @@ export function snippet(text: string, terms: readonly Term[], weights: readonly 
   let at = from;
   for (const h of hits) {
     if (h.start < from || h.end > to) continue;
-    out += text.slice(at, h.start) + "[" + text.slice(h.start, h.end) + "]";
+    out += `${text.slice(at, h.start)}[${text.slice(h.start, h.end)}]`;
     at = h.end;
   }
   out += text.slice(at, to);

@@ -37,9 +37,7 @@ export interface CaptureBatch {
 }
 
 /** What a commit did: appended (skipping entries already stored), or found the cursor elsewhere. */
-export type CommitOutcome =
-  | { status: "committed"; appended: number; skipped: number; cursor: CaptureCursor }
-  | { status: "moved"; cursor: CaptureCursor };
+export type CommitOutcome = { status: "committed"; appended: number; skipped: number; cursor: CaptureCursor } | { status: "moved"; cursor: CaptureCursor };
 
 /** The cursor of a source that has none yet: the first line of the file. */
 export const CURSOR_START: CaptureCursor = { offset: 0, position: 0, chunk: 0 };

@@ -80,7 +80,12 @@ export function inspectPrivatePath(p: PrivatePath): PathProblem | undefined {
   if (lst.isSymbolicLink()) {
     // A file zerodb keeps is never reached through a link: the link's owner chooses where the bytes go.
     if (p.kind === "file") {
-      return { path: p.path, severity: "refuse", detail: `${p.label} ${p.path} is a symbolic link; zerodb does not follow links to the files it keeps`, fix: `rm ${quote(p.path)} (or replace it by the file it points to)` };
+      return {
+        path: p.path,
+        severity: "refuse",
+        detail: `${p.label} ${p.path} is a symbolic link; zerodb does not follow links to the files it keeps`,
+        fix: `rm ${quote(p.path)} (or replace it by the file it points to)`,
+      };
     }
     // A linked directory is fine when the link is ours (only its owner can re-point it) and its target passes.
     if (lst.uid !== me) return otherOwner(p, lst.uid, me);
@@ -108,7 +113,13 @@ export function inspectPrivatePath(p: PrivatePath): PathProblem | undefined {
   }
   if (parent) return parent;
   if ((m & 0o077) !== 0 && st.uid === me) {
-    return { path: p.path, severity: "loose", detail: `${p.label} ${p.path} is ${octal(m)}: other users can read it; it must be ${octal(want)}`, fix: chmodFix, mode: want };
+    return {
+      path: p.path,
+      severity: "loose",
+      detail: `${p.label} ${p.path} is ${octal(m)}: other users can read it; it must be ${octal(want)}`,
+      fix: chmodFix,
+      mode: want,
+    };
   }
   return undefined;
 }
@@ -131,7 +142,12 @@ function inspectParent(p: PrivatePath): PathProblem | undefined {
   const m = st.mode & 0o7777;
   const fix = `use a place inside a directory only you can change${p.setting ? ` (${p.setting})` : ""}`;
   if (st.uid !== me && st.uid !== 0) {
-    return { path: p.path, severity: "refuse", detail: `the directory ${dir} holding ${p.label} ${p.path} belongs to another user (uid ${st.uid}), who could swap it for their own`, fix };
+    return {
+      path: p.path,
+      severity: "refuse",
+      detail: `the directory ${dir} holding ${p.label} ${p.path} belongs to another user (uid ${st.uid}), who could swap it for their own`,
+      fix,
+    };
   }
   if ((m & 0o022) !== 0 && (m & 0o1000) === 0) {
     return {

@@ -14,7 +14,11 @@ describe("recall set", () => {
   });
 
   test("every answer is in exactly one serialized message line, so today's JSON rendering holds it too", () => {
-    const lines = SESSIONS.flatMap((s) => transcriptLines(s).filter((l) => l.type === "user" || l.type === "assistant").map((l) => JSON.stringify(l.message)));
+    const lines = SESSIONS.flatMap((s) =>
+      transcriptLines(s)
+        .filter((l) => l.type === "user" || l.type === "assistant")
+        .map((l) => JSON.stringify(l.message)),
+    );
     expect(QUERIES.filter((q) => lines.filter((l) => l.includes(q.answer)).length !== 1).map((q) => q.answer)).toEqual([]);
   });
 
@@ -52,11 +56,18 @@ describe("recall set", () => {
       lines += parsed.length;
       const uuids = new Set(parsed.filter((l) => l.uuid).map((l) => l.uuid));
       expect(parsed.filter((l) => l.uuid && l.parentUuid !== null && !uuids.has(l.parentUuid))).toEqual([]);
-      const calls = new Set(parsed.flatMap((l) => (Array.isArray(l.message?.content) ? l.message.content : [])).filter((b: any) => b.type === "tool_use").map((b: any) => b.id));
+      const calls = new Set(
+        parsed
+          .flatMap((l) => (Array.isArray(l.message?.content) ? l.message.content : []))
+          .filter((b: any) => b.type === "tool_use")
+          .map((b: any) => b.id),
+      );
       const results = parsed.flatMap((l) => (Array.isArray(l.message?.content) ? l.message.content : [])).filter((b: any) => b.type === "tool_result");
       expect(results.length).toBe(calls.size);
       expect(results.every((b: any) => calls.has(b.tool_use_id))).toBe(true);
-      expect(new Set(parsed.map((l) => l.type))).toEqual(new Set(["queue-operation", "user", "file-history-snapshot", "attachment", "assistant", "last-prompt"]));
+      expect(new Set(parsed.map((l) => l.type))).toEqual(
+        new Set(["queue-operation", "user", "file-history-snapshot", "attachment", "assistant", "last-prompt"]),
+      );
     }
     expect(SESSIONS.length).toBeGreaterThanOrEqual(8);
     expect(lines).toBeGreaterThanOrEqual(300);

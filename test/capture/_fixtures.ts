@@ -75,7 +75,15 @@ export function conversation(sessionId: string, cwd: string) {
     assistant: (content: unknown[], extra: Record<string, unknown> = {}) =>
       link({
         ...base(sessionId, cwd, "assistant", parent),
-        message: { id: `msg_${++msg}`, type: "message", role: "assistant", model: "claude-test", content, stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } },
+        message: {
+          id: `msg_${++msg}`,
+          type: "message",
+          role: "assistant",
+          model: "claude-test",
+          content,
+          stop_reason: null,
+          usage: { input_tokens: 1, output_tokens: 1 },
+        },
         ...extra,
       }),
     toolResult: (toolUseId: string, content: string | unknown[], isError = false) =>
@@ -107,7 +115,9 @@ export function appendLines(path: string, lines: unknown[]): void {
 /** Writes a transcript of `n` simple user/assistant lines; returns the lines. */
 export function writeTranscript(path: string, sessionId: string, cwd: string, n: number, word = "line"): unknown[] {
   const c = conversation(sessionId, cwd);
-  const lines = Array.from({ length: n }, (_, i) => (i % 2 === 0 ? c.user(`${word} ${i} question`) : c.assistant([{ type: "text", text: `${word} ${i} answer` }])));
+  const lines = Array.from({ length: n }, (_, i) =>
+    i % 2 === 0 ? c.user(`${word} ${i} question`) : c.assistant([{ type: "text", text: `${word} ${i} answer` }]),
+  );
   writeFileSync(path, lines.map(jsonl).join(""));
   return lines;
 }
@@ -151,7 +161,9 @@ export async function readSession(home: string, session: string): Promise<Stored
   const out: StoredTurn[] = [];
   let after = 0;
   for (let page = 0; page < 10_000; page++) {
-    const r = await runJson<{ turns: StoredTurn[]; next: number | null }>(["read", "--session", session, "--after", String(after), "--limit", "1000"], { home });
+    const r = await runJson<{ turns: StoredTurn[]; next: number | null }>(["read", "--session", session, "--after", String(after), "--limit", "1000"], {
+      home,
+    });
     out.push(...r.turns);
     if (r.next === null) return out;
     after = r.next;
@@ -194,7 +206,11 @@ export async function logLines(home: string): Promise<string[]> {
 export function keysOf(turns: StoredTurn[]): { keys: string[]; duplicates: string[] } {
   const keys = turns.map((t) => t.idem_key ?? "");
   const seen = new Set<string>();
-  const duplicates = keys.filter((k) => (seen.has(k) ? true : (seen.add(k), false)));
+  const duplicates = keys.filter((k) => {
+    if (seen.has(k)) return true;
+    seen.add(k);
+    return false;
+  });
   return { keys, duplicates };
 }
 
@@ -227,11 +243,30 @@ export function scriptedMessagesApi(script: (body: { tools?: unknown[]; messages
       const body = (await req.json()) as { model: string; stream?: boolean; tools?: unknown[]; messages: { content: unknown }[] };
       const id = `msg_${++n}`;
       if (!body.stream) {
-        return Response.json({ id, type: "message", role: "assistant", model: body.model, content: [{ type: "text", text: "title" }], stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1 } });
+        return Response.json({
+          id,
+          type: "message",
+          role: "assistant",
+          model: body.model,
+          content: [{ type: "text", text: "title" }],
+          stop_reason: "end_turn",
+          usage: { input_tokens: 1, output_tokens: 1 },
+        });
       }
       const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
       const blocks = script(body);
-      let out = ev("message_start", { message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } });
+      let out = ev("message_start", {
+        message: {
+          id,
+          type: "message",
+          role: "assistant",
+          model: body.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 10, output_tokens: 1 },
+        },
+      });
       blocks.forEach((b, index) => {
         if ("text" in b) {
           out += ev("content_block_start", { index, content_block: { type: "text", text: "" } });

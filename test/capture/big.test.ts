@@ -38,7 +38,7 @@ describe("entries over the turn limit", () => {
     using dir = tempDir();
     const L = claudeLayout(dir.path);
     const c = conversation(SID, L.cwd);
-    const unit = "ten mebibytes é 中 \u0007 \"quoted\"\n";
+    const unit = 'ten mebibytes é 中 \u0007 "quoted"\n';
     const text = unit.repeat(Math.ceil((10 * MiB) / Buffer.byteLength(unit))).slice(0, 10 * MiB);
     writeFileSync(L.transcript(SID), jsonl(c.user(text)) + jsonl(c.assistant([{ type: "text", text: "after the big one" }])));
     // Two entries per run: the first run stops between chunks 1 and 2, as a killed run would.
@@ -61,7 +61,7 @@ describe("entries over the turn limit", () => {
     using dir = tempDir();
     const L = claudeLayout(dir.path);
     const c = conversation(SID, L.cwd);
-    const unit = "0123456789abcdef".repeat(4) + "\n";
+    const unit = `${"0123456789abcdef".repeat(4)}\n`;
     const body = unit.repeat(Math.ceil((100 * MiB) / unit.length)).slice(0, 100 * MiB);
     writeFileSync(L.transcript(SID), jsonl(c.assistant([{ type: "tool_use", id: "t1", name: "Bash", input: { command: "cat big.log" } }])));
     appendFileSync(L.transcript(SID), jsonl(c.toolResult("t1", body)));

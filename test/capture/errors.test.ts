@@ -7,7 +7,20 @@ import { describe, expect, test } from "bun:test";
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers.ts";
-import { claudeLayout, conversation, expectedKeys, hookInput, jsonl, keysOf, logLines, onlyCaptureSession, readSession, runHook, runZ, writeTranscript } from "./_fixtures.ts";
+import {
+  claudeLayout,
+  conversation,
+  expectedKeys,
+  hookInput,
+  jsonl,
+  keysOf,
+  logLines,
+  onlyCaptureSession,
+  readSession,
+  runHook,
+  runZ,
+  writeTranscript,
+} from "./_fixtures.ts";
 
 const SID = "e0e0e0e0-0000-4000-8000-000000000009";
 
@@ -57,7 +70,14 @@ describe("hook failures", () => {
     expect(await runHook(L, "Stop", SID)).toEqual({ code: 0, stdout: "", stderr: "" });
     const turns = await readSession(L.home, await onlyCaptureSession(L.home));
     expect(keysOf(turns)).toEqual({ keys: expectedKeys(SID, 6), duplicates: [] });
-    expect(turns.map((t) => t.content)).toEqual(["first", "second", '{"type":"assistant","message":{"content":[{"type":"te', "\uFFFD\uFFFD{", "after the break", "still here"]);
+    expect(turns.map((t) => t.content)).toEqual([
+      "first",
+      "second",
+      '{"type":"assistant","message":{"content":[{"type":"te',
+      "\uFFFD\uFFFD{",
+      "after the break",
+      "still here",
+    ]);
     expect(turns[2]!.meta).toEqual({ type: "unparsable", position: 2, kind: "system" });
     const log = await logLines(L.home);
     expect(log.length).toBe(1);
@@ -89,7 +109,11 @@ describe("hook failures", () => {
     writeTranscript(L.transcript(SID), SID, L.cwd, 2);
     mkdirSync(join(L.home, "zerodb"), { recursive: true });
     writeFileSync(join(L.home, "zerodb", "config.json"), "{ not json");
-    const r = await runZ(["hook", "claude-code"], { home: L.home, cwd: L.cwd, stdin: hookInput("UserPromptSubmit", { sessionId: SID, transcript: L.transcript(SID), cwd: L.cwd, prompt: "hi" }) });
+    const r = await runZ(["hook", "claude-code"], {
+      home: L.home,
+      cwd: L.cwd,
+      stdin: hookInput("UserPromptSubmit", { sessionId: SID, transcript: L.transcript(SID), cwd: L.cwd, prompt: "hi" }),
+    });
     expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
     const log = await logLines(L.home);
     expect(log.length).toBe(1);

@@ -5,7 +5,18 @@
  */
 import { expect, test } from "bun:test";
 import { tempDir } from "../helpers.ts";
-import { appendLines, claudeLayout, conversation, onlyCaptureSession, openDb, readSession, runHook, runJson, sessionNames, writeTranscript } from "./_fixtures.ts";
+import {
+  appendLines,
+  claudeLayout,
+  conversation,
+  onlyCaptureSession,
+  openDb,
+  readSession,
+  runHook,
+  runJson,
+  sessionNames,
+  writeTranscript,
+} from "./_fixtures.ts";
 
 const SID = "f0f0f0f0-0000-4000-8000-000000000007";
 

@@ -33,7 +33,10 @@ describe("hook claude-code", () => {
       c.assistant([{ type: "text", text: "Running make." }]),
       c.assistant([{ type: "tool_use", id: "toolu_01", name: "Bash", input: { command: "make all" } }]),
       c.toolResult("toolu_01", "make: nothing to be done"),
-      c.user([{ type: "text", text: "see this" }, { type: "image", source: { type: "base64", media_type: "image/png", data: png.toString("base64") } }]),
+      c.user([
+        { type: "text", text: "see this" },
+        { type: "image", source: { type: "base64", media_type: "image/png", data: png.toString("base64") } },
+      ]),
       c.system("Conversation compacted", "compact_boundary"),
       c.attachment({ type: "date", date: "2026-01-01" }, "<system-reminder>Today is 2026-01-01</system-reminder>"),
       c.summary("Fixing the build"),
@@ -45,7 +48,21 @@ describe("hook claude-code", () => {
     const r = await runHook(L, "Stop", SID, { extra: { stop_hook_active: false, last_assistant_message: "Running make." } });
     expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
     const turns = await readSession(L.home, await onlyCaptureSession(L.home));
-    expect(turns.map((t) => t.role)).toEqual(["note", "user", "assistant", "assistant", "assistant", "tool", "user", "system", "system", "note", "note", "note", "user"]);
+    expect(turns.map((t) => t.role)).toEqual([
+      "note",
+      "user",
+      "assistant",
+      "assistant",
+      "assistant",
+      "tool",
+      "user",
+      "system",
+      "system",
+      "note",
+      "note",
+      "note",
+      "user",
+    ]);
     expect(keysOf(turns).keys).toEqual(expectedKeys(SID, lines.length));
     const [queue, user, thinking, text, toolUse, toolResult, image, system, attachment, summary, snapshot, future, sidechain] = turns;
     expect(queue!.content).toBe(`[queue-operation] {"operation":"enqueue","sessionId":"${SID}","content":"fix the build"}`);
@@ -77,7 +94,9 @@ describe("hook claude-code", () => {
     expect(toolResult!.content).toBe("[tool_result]\nmake: nothing to be done");
     expect(toolResult!.meta.tool_use_ids).toEqual(["toolu_01"]);
     expect(image!.content).toBe(`see this\n\n[image image/png, ${png.length} bytes]`);
-    expect(image!.meta.images).toEqual([{ object: `sha256:${new Bun.CryptoHasher("sha256").update(png).digest("hex")}`, type: "image/png", bytes: png.length }]);
+    expect(image!.meta.images).toEqual([
+      { object: `sha256:${new Bun.CryptoHasher("sha256").update(png).digest("hex")}`, type: "image/png", bytes: png.length },
+    ]);
     expect(image!.content).not.toContain(png.toString("base64"));
     // The image's bytes are an object the tenant holds, under the digest the meta names.
     const objects = await runJson(["object", "list"], { home: L.home });
@@ -159,7 +178,9 @@ describe("hook claude-code", () => {
     };
     sub("a1", 2);
     sub("acompact-9f", 1);
-    expect((await runHook(L, "SubagentStop", SID, { extra: { agent_id: "a1", agent_type: "general-purpose", agent_transcript_path: L.subagent(SID, "a1") } })).code).toBe(0);
+    expect(
+      (await runHook(L, "SubagentStop", SID, { extra: { agent_id: "a1", agent_type: "general-purpose", agent_transcript_path: L.subagent(SID, "a1") } })).code,
+    ).toBe(0);
     sub("a1", 2);
     expect((await runHook(L, "Stop", SID)).code).toBe(0);
     const turns = await readSession(L.home, await onlyCaptureSession(L.home));
@@ -192,7 +213,11 @@ describe("hook claude-code", () => {
     await runHook(L, "Stop", first);
     const project = (await onlyCaptureSession(L.home)).split("/")[0]!;
     const latest = await runJson(["fact", "get", `project/${project}/latest-capture`], { home: L.home });
-    expect(latest.value).toMatchObject({ session: `${project}/${(await onlyCaptureSession(L.home)).split("/")[1]}`, harness_session: first, source: "startup" });
+    expect(latest.value).toMatchObject({
+      session: `${project}/${(await onlyCaptureSession(L.home)).split("/")[1]}`,
+      harness_session: first,
+      source: "startup",
+    });
     await runJson(["fact", "set", `project/${project}/build`, "run make, never npm build"], { home: L.home });
 
     const start2 = await runHook(L, "SessionStart", second, { extra: { source: "startup" } });

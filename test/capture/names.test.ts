@@ -45,7 +45,10 @@ describe("capture session names", () => {
     mkdirSync(a, { recursive: true });
     mkdirSync(b, { recursive: true });
     const env = { CLAUDE_CONFIG_DIR: L.configDir };
-    for (const [cwd, id] of [[a, "aaaa0000-0000-4000-8000-00000000000a"], [b, "bbbb0000-0000-4000-8000-00000000000b"]] as const) {
+    for (const [cwd, id] of [
+      [a, "aaaa0000-0000-4000-8000-00000000000a"],
+      [b, "bbbb0000-0000-4000-8000-00000000000b"],
+    ] as const) {
       writeTranscript(L.transcript(id), id, cwd, 2, basename(cwd));
       const r = await runZ(["hook", "claude-code"], { home: L.home, cwd, env, stdin: hookInput("Stop", { sessionId: id, transcript: L.transcript(id), cwd }) });
       expect(r.code).toBe(0);

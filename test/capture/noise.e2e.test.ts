@@ -29,7 +29,9 @@ function scriptedApi() {
     [{ tool: "mcp__zerodb__search", input: { query: "quokka-7 rotates" } }],
   ];
   return scriptedMessagesApi((body) => {
-    const results = body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => (b as { type?: string }).type === "tool_result").length;
+    const results = body.messages
+      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .filter((b) => (b as { type?: string }).type === "tool_result").length;
     return steps[results] ?? [{ text: "The deploy key rotates every Tuesday." }];
   });
 }
@@ -37,9 +39,16 @@ function scriptedApi() {
 /** The transcript lines Claude Code wrote, parsed. */
 function transcriptLines(configDir: string): Record<string, any>[] {
   const projects = join(configDir, "projects");
-  const files = readdirSync(projects).flatMap((d) => readdirSync(join(projects, d)).filter((f) => f.endsWith(".jsonl")).map((f) => join(projects, d, f)));
+  const files = readdirSync(projects).flatMap((d) =>
+    readdirSync(join(projects, d))
+      .filter((f) => f.endsWith(".jsonl"))
+      .map((f) => join(projects, d, f)),
+  );
   expect(files.length).toBe(1);
-  return readFileSync(files[0]!, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  return readFileSync(files[0]!, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l));
 }
 
 test("a real claude -p session that remembers and searches: zerodb's own output and Claude Code's bookkeeping are marked as noise", async () => {
@@ -54,21 +63,32 @@ test("a real claude -p session that remembers and searches: zerodb's own output 
   await runJson(["fact", "set", `project/${projectSession(cwd)}/deploy`, JSON.stringify("blue-green on fly")], { home: dir.path });
   using api = scriptedApi();
   // No ZERODB_HOME: the hook and MCP commands connect wrote pin the home.
-  const proc = Bun.spawn([claude, "-p", "remember that the deploy key rotates every Tuesday, then look it up", "--allowedTools", "ToolSearch", "mcp__zerodb__remember", "mcp__zerodb__search"], {
-    cwd,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: dir.path,
-      ANTHROPIC_BASE_URL: `http://127.0.0.1:${api.port}`,
-      ANTHROPIC_API_KEY: "offline-test-key",
-      DISABLE_TELEMETRY: "1",
-      DISABLE_AUTOUPDATER: "1",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  const proc = Bun.spawn(
+    [
+      claude,
+      "-p",
+      "remember that the deploy key rotates every Tuesday, then look it up",
+      "--allowedTools",
+      "ToolSearch",
+      "mcp__zerodb__remember",
+      "mcp__zerodb__search",
+    ],
+    {
+      cwd,
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: dir.path,
+        ANTHROPIC_BASE_URL: `http://127.0.0.1:${api.port}`,
+        ANTHROPIC_API_KEY: "offline-test-key",
+        DISABLE_TELEMETRY: "1",
+        DISABLE_AUTOUPDATER: "1",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
     },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  );
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   expect({ code, stdout: stdout.trim(), stderr }).toEqual({ code: 0, stdout: "The deploy key rotates every Tuesday.", stderr: "" });
   // SessionEnd may leave a tail to a detached catch-up: sync waits for nothing and leaves nothing behind.
@@ -83,12 +103,24 @@ test("a real claude -p session that remembers and searches: zerodb's own output 
   const classOf = (t: StoredTurn) => ({ kind: t.meta.kind, noise: t.meta.noise });
 
   // zerodb's tools: the calls, and the results that answer them (found by tool_use id).
-  const zerodbIds = new Set(lines.flatMap((l) => blocks(l).filter((b) => b.type === "tool_use" && b.name?.startsWith("mcp__zerodb__")).map((b) => b.id)));
+  const zerodbIds = new Set(
+    lines.flatMap((l) =>
+      blocks(l)
+        .filter((b) => b.type === "tool_use" && b.name?.startsWith("mcp__zerodb__"))
+        .map((b) => b.id),
+    ),
+  );
   expect(zerodbIds.size).toBe(2);
   const calls = at((l) => l.type === "assistant" && blocks(l).some((b) => b.type === "tool_use" && zerodbIds.has(b.id)));
   const results = at((l) => l.type === "user" && blocks(l).some((b) => b.type === "tool_result" && zerodbIds.has(b.tool_use_id)));
-  expect(calls.map(classOf)).toEqual([{ kind: "tool_call", noise: "zerodb" }, { kind: "tool_call", noise: "zerodb" }]);
-  expect(results.map(classOf)).toEqual([{ kind: "tool_result", noise: "zerodb" }, { kind: "tool_result", noise: "zerodb" }]);
+  expect(calls.map(classOf)).toEqual([
+    { kind: "tool_call", noise: "zerodb" },
+    { kind: "tool_call", noise: "zerodb" },
+  ]);
+  expect(results.map(classOf)).toEqual([
+    { kind: "tool_result", noise: "zerodb" },
+    { kind: "tool_result", noise: "zerodb" },
+  ]);
   // The search's result holds the note it found: exactly the echo search must not find again.
   expect(results[1]!.content).toContain("quokka-7");
 
@@ -99,11 +131,22 @@ test("a real claude -p session that remembers and searches: zerodb's own output 
   for (const t of context) expect(classOf(t)).toEqual({ kind: "system", noise: "zerodb" });
 
   // Bookkeeping: metadata lines, the other attachments (skill listing among them), system lines.
-  const bookkeeping = at((l) => typeof l.uuid !== "string" || l.type === "system" || (l.type === "attachment" && !JSON.stringify(l.attachment).includes("# zerodb memory of this project")));
+  const bookkeeping = at(
+    (l) =>
+      typeof l.uuid !== "string" ||
+      l.type === "system" ||
+      (l.type === "attachment" && !JSON.stringify(l.attachment).includes("# zerodb memory of this project")),
+  );
   expect(bookkeeping.length).toBeGreaterThan(5);
   expect(bookkeeping.some((t) => t.meta.type === "queue-operation")).toBe(true);
   expect(bookkeeping.some((t) => t.meta.subtype === "skill_listing")).toBe(true);
-  for (const t of bookkeeping) expect({ type: t.meta.type, subtype: t.meta.subtype, ...classOf(t) }).toEqual({ type: t.meta.type, subtype: t.meta.subtype, kind: "system", noise: "bookkeeping" });
+  for (const t of bookkeeping)
+    expect({ type: t.meta.type, subtype: t.meta.subtype, ...classOf(t) }).toEqual({
+      type: t.meta.type,
+      subtype: t.meta.subtype,
+      kind: "system",
+      noise: "bookkeeping",
+    });
 
   // What was said stays: the prompt, the replies, and the other tool's call and result.
   expect(at((l) => l.type === "user" && typeof l.message?.content === "string").map((t) => [t.content, classOf(t)])).toEqual([
@@ -114,7 +157,8 @@ test("a real claude -p session that remembers and searches: zerodb's own output 
     ["Loading the memory tools.", "Writing it down.", "The deploy key rotates every Tuesday."].map((c) => [c, { kind: "reply", noise: undefined }]),
   );
   const otherTool = (l: Record<string, any>) =>
-    typeof l.uuid === "string" && blocks(l).some((b) => (b.type === "tool_use" && b.name === "ToolSearch") || (b.type === "tool_result" && !zerodbIds.has(b.tool_use_id)));
+    typeof l.uuid === "string" &&
+    blocks(l).some((b) => (b.type === "tool_use" && b.name === "ToolSearch") || (b.type === "tool_result" && !zerodbIds.has(b.tool_use_id)));
   expect(at(otherTool).map(classOf)).toEqual([
     { kind: "tool_call", noise: undefined },
     { kind: "tool_result", noise: undefined },

@@ -6,7 +6,20 @@
 import { describe, expect, test } from "bun:test";
 import { tempDir } from "../helpers.ts";
 import { seeded } from "../seed.ts";
-import { appendLines, claudeLayout, conversation, expectedKeys, keysOf, logLines, onlyCaptureSession, readSession, runHook, runJson, spawnHook, writeTranscript } from "./_fixtures.ts";
+import {
+  appendLines,
+  claudeLayout,
+  conversation,
+  expectedKeys,
+  keysOf,
+  logLines,
+  onlyCaptureSession,
+  readSession,
+  runHook,
+  runJson,
+  spawnHook,
+  writeTranscript,
+} from "./_fixtures.ts";
 
 const SID = "7a1d0c3e-0000-4000-8000-000000000002";
 
@@ -32,37 +45,43 @@ describe("capture under concurrency and crashes", () => {
     expect(await logLines(L.home)).toEqual([]);
   }, 120_000);
 
-  test("50 hooks killed with SIGKILL at random points, then a catch-up: no duplicate, no gap", seeded(async (random) => {
-    using dir = tempDir();
-    const L = claudeLayout(dir.path);
-    // Long enough that the runs which finish before their kill (up to 350 of 64
-    // entries each on a quiet machine) cannot capture all of it: the catch-up
-    // always has work left.
-    const total = 24_000;
-    writeTranscript(L.transcript(SID), SID, L.cwd, total, "kill");
-    let killed = 0;
-    let finished = 0;
-    for (let i = 0; i < 400 && killed < 50; i++) {
-      const proc = spawnHook(L, i % 2 ? "Stop" : "UserPromptSubmit", SID);
-      // The random delay is the kill point (0 to 70 ms into a run of 64 entries), not a wait for a condition.
-      await Bun.sleep(Math.floor(random() * 70));
-      proc.kill("SIGKILL");
-      await proc.exited;
-      if (proc.signalCode === "SIGKILL") killed++;
-      else finished++;
-    }
-    expect(killed).toBeGreaterThanOrEqual(50);
-    // The catch-up: `capture sync` reads the rest at once.
-    const sync = await runJson(["capture", "sync", "--transcript", L.transcript(SID)], { home: L.home });
-    expect(sync.warnings).toEqual([]);
-    const turns = await readSession(L.home, await onlyCaptureSession(L.home));
-    const keys = keysOf(turns);
-    expect(keys.duplicates).toEqual([]);
-    expect(keys.keys).toEqual(expectedKeys(SID, total));
-    expect(turns.map((t) => t.content)).toEqual(Array.from({ length: total }, (_, i) => `kill ${i} ${i % 2 === 0 ? "question" : "answer"}`));
-    // The killed runs left work behind for the catch-up.
-    expect(sync.appended).toBeGreaterThan(0);
-    const status = await runJson(["capture", "status"], { home: L.home, env: { CLAUDE_CONFIG_DIR: L.configDir } });
-    expect(status.sessions).toEqual([{ source: SID, capture_session: await onlyCaptureSession(L.home), transcript: L.transcript(SID), lines_captured: total, lines_behind: 0 }]);
-  }), 180_000);
+  test(
+    "50 hooks killed with SIGKILL at random points, then a catch-up: no duplicate, no gap",
+    seeded(async (random) => {
+      using dir = tempDir();
+      const L = claudeLayout(dir.path);
+      // Long enough that the runs which finish before their kill (up to 350 of 64
+      // entries each on a quiet machine) cannot capture all of it: the catch-up
+      // always has work left.
+      const total = 24_000;
+      writeTranscript(L.transcript(SID), SID, L.cwd, total, "kill");
+      let killed = 0;
+      let _finished = 0;
+      for (let i = 0; i < 400 && killed < 50; i++) {
+        const proc = spawnHook(L, i % 2 ? "Stop" : "UserPromptSubmit", SID);
+        // The random delay is the kill point (0 to 70 ms into a run of 64 entries), not a wait for a condition.
+        await Bun.sleep(Math.floor(random() * 70));
+        proc.kill("SIGKILL");
+        await proc.exited;
+        if (proc.signalCode === "SIGKILL") killed++;
+        else _finished++;
+      }
+      expect(killed).toBeGreaterThanOrEqual(50);
+      // The catch-up: `capture sync` reads the rest at once.
+      const sync = await runJson(["capture", "sync", "--transcript", L.transcript(SID)], { home: L.home });
+      expect(sync.warnings).toEqual([]);
+      const turns = await readSession(L.home, await onlyCaptureSession(L.home));
+      const keys = keysOf(turns);
+      expect(keys.duplicates).toEqual([]);
+      expect(keys.keys).toEqual(expectedKeys(SID, total));
+      expect(turns.map((t) => t.content)).toEqual(Array.from({ length: total }, (_, i) => `kill ${i} ${i % 2 === 0 ? "question" : "answer"}`));
+      // The killed runs left work behind for the catch-up.
+      expect(sync.appended).toBeGreaterThan(0);
+      const status = await runJson(["capture", "status"], { home: L.home, env: { CLAUDE_CONFIG_DIR: L.configDir } });
+      expect(status.sessions).toEqual([
+        { source: SID, capture_session: await onlyCaptureSession(L.home), transcript: L.transcript(SID), lines_captured: total, lines_behind: 0 },
+      ]);
+    }),
+    180_000,
+  );
 });

@@ -40,7 +40,8 @@ describe("capture in remote mode", () => {
     const cursorDirs = readdirSync(join(L.home, "zerodb", "capture"));
     expect(cursorDirs.length).toBe(1);
     // A lost cursor file: the next runs resend from the first line and the server answers duplicates.
-    for (const f of readdirSync(join(L.home, "zerodb", "capture", cursorDirs[0]!))) await Bun.file(join(L.home, "zerodb", "capture", cursorDirs[0]!, f)).delete();
+    for (const f of readdirSync(join(L.home, "zerodb", "capture", cursorDirs[0]!)))
+      await Bun.file(join(L.home, "zerodb", "capture", cursorDirs[0]!, f)).delete();
     for (let i = 0; i < 3; i++) expect((await runHook(L, "Stop", SID)).code).toBe(0);
     expect(keysOf(await read())).toEqual({ keys: expectedKeys(SID, 150), duplicates: [] });
     // capture status works from the cursor files too.
@@ -63,7 +64,10 @@ describe("capture in remote mode", () => {
     expect(await logLines(L.home)).toEqual([]);
     const db = new Database(join(serverHome.path, "zerodb", "data", "zerodb.sqlite"), { readonly: true });
     try {
-      const rows = db.query("SELECT idem_key, text FROM tape WHERE tenant = 'dev' AND kind = 'turn' ORDER BY lsn").all() as { idem_key: string; text: string }[];
+      const rows = db.query("SELECT idem_key, text FROM tape WHERE tenant = 'dev' AND kind = 'turn' ORDER BY lsn").all() as {
+        idem_key: string;
+        text: string;
+      }[];
       const perChunk = Math.floor((7 * MiB) / 6);
       const n = Math.ceil((64 * MiB) / perChunk);
       expect(rows.map((r) => r.idem_key)).toEqual([...Array.from({ length: n }, (_, k) => `${SID}:0:${k}`), `${SID}:1:0`]);

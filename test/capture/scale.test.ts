@@ -26,7 +26,11 @@ test("10,000 turns of other sessions in the same project between two hooks do no
     expect(r.stdout).toBe("");
     return JSON.parse(r.stderr);
   };
-  const five = (round: string) => appendLines(L.transcript(A), Array.from({ length: 5 }, (_, i) => c.user(`${round} ${i}`)));
+  const five = (round: string) =>
+    appendLines(
+      L.transcript(A),
+      Array.from({ length: 5 }, (_, i) => c.user(`${round} ${i}`)),
+    );
   five("warm-up");
   await hook();
   five("before");

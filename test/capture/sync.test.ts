@@ -3,7 +3,20 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers.ts";
-import { appendLines, claudeLayout, conversation, expectedKeys, keysOf, logLines, readSession, runHook, runJson, runZ, turnCount, writeTranscript } from "./_fixtures.ts";
+import {
+  appendLines,
+  claudeLayout,
+  conversation,
+  expectedKeys,
+  keysOf,
+  logLines,
+  readSession,
+  runHook,
+  runJson,
+  runZ,
+  turnCount,
+  writeTranscript,
+} from "./_fixtures.ts";
 
 const S1 = "51515151-0000-4000-8000-000000000011";
 const S2 = "52525252-0000-4000-8000-000000000012";

@@ -18,9 +18,15 @@ describe("cli", () => {
   test("append, read, sessions, search, facts, forget, stats: --json prints exactly the result", async () => {
     using home = tempDir();
     const o = { home: home.path };
-    expect(await runJson(["append", "--session", "p/a", "--role", "user", "--meta", '{"k":1}', "hello cli world"], o)).toEqual({ entries: [{ lsn: 1, duplicate: false }] });
-    expect(await runJson(["append", "--session", "p/a", "--idem-key", "x"], { ...o, stdin: "from stdin\n" })).toEqual({ entries: [{ lsn: 2, duplicate: false }] });
-    expect(await runJson(["append", "--session", "p/a", "--idem-key", "x"], { ...o, stdin: "from stdin\n" })).toEqual({ entries: [{ lsn: 2, duplicate: true }] });
+    expect(await runJson(["append", "--session", "p/a", "--role", "user", "--meta", '{"k":1}', "hello cli world"], o)).toEqual({
+      entries: [{ lsn: 1, duplicate: false }],
+    });
+    expect(await runJson(["append", "--session", "p/a", "--idem-key", "x"], { ...o, stdin: "from stdin\n" })).toEqual({
+      entries: [{ lsn: 2, duplicate: false }],
+    });
+    expect(await runJson(["append", "--session", "p/a", "--idem-key", "x"], { ...o, stdin: "from stdin\n" })).toEqual({
+      entries: [{ lsn: 2, duplicate: true }],
+    });
     const read = await runJson(["read", "--session", "p/a"], o);
     expect(read.turns.map((t: any) => [t.lsn, t.role, t.content, t.meta])).toEqual([
       [1, "user", "hello cli world", { k: 1 }],
@@ -28,13 +34,19 @@ describe("cli", () => {
     ]);
     expect(read.next).toBeNull();
     expect((await runJson(["read", "--session", "p/a", "--after", "1", "--limit", "1"], o)).turns.map((t: any) => t.lsn)).toEqual([2]);
-    expect(await runJson(["sessions", "--prefix", "p/"], o)).toEqual({ sessions: [{ name: "p/a", turns: 2, first_lsn: 1, last_lsn: 2, bytes: 26 }], next: null });
+    expect(await runJson(["sessions", "--prefix", "p/"], o)).toEqual({
+      sessions: [{ name: "p/a", turns: 2, first_lsn: 1, last_lsn: 2, bytes: 26 }],
+      next: null,
+    });
     const hits = await runJson(["search", "cli", "--role", "user"], o);
     expect(hits.hits.map((h: any) => [h.lsn, h.session, h.snippet])).toEqual([[1, "p/a", "hello [cli] world"]]);
     expect(await runJson(["fact", "set", "owner", "alice"], o)).toEqual({ lsn: 3, duplicate: false });
     expect(await runJson(["fact", "set", "conf", '{"n": 2}'], o)).toEqual({ lsn: 4, duplicate: false });
     expect(await runJson(["fact", "get", "owner"], o)).toEqual({ key: "owner", value: "alice", lsn: 3 });
-    expect((await runJson(["fact", "list"], o)).facts).toEqual([{ key: "conf", value: { n: 2 }, lsn: 4 }, { key: "owner", value: "alice", lsn: 3 }]);
+    expect((await runJson(["fact", "list"], o)).facts).toEqual([
+      { key: "conf", value: { n: 2 }, lsn: 4 },
+      { key: "owner", value: "alice", lsn: 3 },
+    ]);
     expect(await runJson(["forget", "--session", "p/a", "--dry-run"], o)).toEqual({ lsn: null, hidden: 2, dry_run: true });
     expect(await runJson(["forget", "--session", "p/a"], o)).toEqual({ lsn: 5, hidden: 2, dry_run: false });
     const stats = await runJson(["stats"], o);

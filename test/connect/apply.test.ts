@@ -65,8 +65,26 @@ describe("runJob", () => {
     using dir = tempDir();
     const file = join(dir.path, "x.json");
     writeFileSync(file, "{oops");
-    const out = runJob({ target: "t", what: "mcp", label: "T", path: file, plan: () => { throw new SyntaxError("expected a property name at line 1, column 2"); } }, false);
-    expect(out).toEqual({ target: "t", what: "mcp", label: "T", path: file, status: "failed", detail: `${file} is malformed (expected a property name at line 1, column 2); left untouched` });
+    const out = runJob(
+      {
+        target: "t",
+        what: "mcp",
+        label: "T",
+        path: file,
+        plan: () => {
+          throw new SyntaxError("expected a property name at line 1, column 2");
+        },
+      },
+      false,
+    );
+    expect(out).toEqual({
+      target: "t",
+      what: "mcp",
+      label: "T",
+      path: file,
+      status: "failed",
+      detail: `${file} is malformed (expected a property name at line 1, column 2); left untouched`,
+    });
     expect(readdirSync(dir.path)).toEqual(["x.json"]);
   });
 });
@@ -77,11 +95,20 @@ describe("runJob retries", () => {
     const file = join(dir.path, "claude.json");
     writeFileSync(file, "a");
     let calls = 0;
-    const out = runJob({ target: "t", what: "mcp", label: "T", path: file, plan: (text) => {
-      // The harness writes the file while zerodb plans its change, once.
-      if (calls++ === 0) writeFileSync(file, "b");
-      return { change: "updated", text: `${text}+zerodb` };
-    } }, false);
+    const out = runJob(
+      {
+        target: "t",
+        what: "mcp",
+        label: "T",
+        path: file,
+        plan: (text) => {
+          // The harness writes the file while zerodb plans its change, once.
+          if (calls++ === 0) writeFileSync(file, "b");
+          return { change: "updated", text: `${text}+zerodb` };
+        },
+      },
+      false,
+    );
     expect(out.status).toBe("updated");
     expect(calls).toBe(2);
     expect(readFileSync(file, "utf8")).toBe("b+zerodb");
@@ -92,10 +119,19 @@ describe("runJob retries", () => {
     const file = join(dir.path, "claude.json");
     writeFileSync(file, "0");
     let calls = 0;
-    const out = runJob({ target: "t", what: "mcp", label: "T", path: file, plan: (text) => {
-      writeFileSync(file, String(++calls));
-      return { change: "updated", text: `${text}+zerodb` };
-    } }, false);
+    const out = runJob(
+      {
+        target: "t",
+        what: "mcp",
+        label: "T",
+        path: file,
+        plan: (text) => {
+          writeFileSync(file, String(++calls));
+          return { change: "updated", text: `${text}+zerodb` };
+        },
+      },
+      false,
+    );
     expect(out).toMatchObject({ status: "failed", detail: expect.stringContaining("changed while zerodb was editing it") });
     expect(readFileSync(file, "utf8")).toBe("3");
   });
@@ -103,10 +139,29 @@ describe("runJob retries", () => {
 
 describe("unifiedDiff", () => {
   test("hunks with three lines of context and correct ranges", () => {
-    const a = Array.from({ length: 20 }, (_, i) => `line ${i}`).join("\n") + "\n";
+    const a = `${Array.from({ length: 20 }, (_, i) => `line ${i}`).join("\n")}\n`;
     const b = a.replace("line 3\n", "line 3\nadded\n").replace("line 17\n", "");
     expect(unifiedDiff(a, b, { from: "f", to: "f" })).toBe(
-      ["--- f", "+++ f", "@@ -2,6 +2,7 @@", " line 1", " line 2", " line 3", "+added", " line 4", " line 5", " line 6", "@@ -15,6 +16,5 @@", " line 14", " line 15", " line 16", "-line 17", " line 18", " line 19", ""].join("\n"),
+      [
+        "--- f",
+        "+++ f",
+        "@@ -2,6 +2,7 @@",
+        " line 1",
+        " line 2",
+        " line 3",
+        "+added",
+        " line 4",
+        " line 5",
+        " line 6",
+        "@@ -15,6 +16,5 @@",
+        " line 14",
+        " line 15",
+        " line 16",
+        "-line 17",
+        " line 18",
+        " line 19",
+        "",
+      ].join("\n"),
     );
     expect(unifiedDiff(a, a, { from: "f", to: "f" })).toBe("");
     expect(unifiedDiff("", "x\n", { from: "/dev/null", to: "f" })).toBe("--- /dev/null\n+++ f\n@@ -0,0 +1,1 @@\n+x\n");
@@ -115,7 +170,7 @@ describe("unifiedDiff", () => {
   test("a 20,000-line JSON file with a small change: only the changed lines, with their context", () => {
     // A project list as large as a long-used ~/.claude.json; the old LCS table needed lines x lines of memory for it.
     const projects = Object.fromEntries(Array.from({ length: 19_995 }, (_, i) => [`/home/u/p${i}`, i]));
-    const before = JSON.stringify({ projects, mcpServers: {} }, null, 2) + "\n";
+    const before = `${JSON.stringify({ projects, mcpServers: {} }, null, 2)}\n`;
     const after = before.replace('"/home/u/p10000": 10000,', '"/home/u/p10000": 10001,').replace('"mcpServers": {}', '"mcpServers": {\n    "zerodb": {}\n  }');
     expect(before.split("\n").length).toBe(20_001);
     expect(unifiedDiff(before, after, { from: "f", to: "f" })).toBe(

@@ -74,10 +74,17 @@ test("Codex: `codex mcp list --json` lists zerodb with the right command, beside
   const project = await connected(home.path, "codex");
   const r = await runHarness([codex, "mcp", "list", "--json"], { home: home.path, cwd: project });
   expect(r.code).toBe(0);
-  const list = JSON.parse(r.out.slice(r.out.indexOf("["), r.out.lastIndexOf("]") + 1)) as { name: string; transport: { command: string; args: string[]; env: Record<string, string> } }[];
+  const list = JSON.parse(r.out.slice(r.out.indexOf("["), r.out.lastIndexOf("]") + 1)) as {
+    name: string;
+    transport: { command: string; args: string[]; env: Record<string, string> };
+  }[];
   const zerodb = list.find((s) => s.name === "zerodb");
   expect(zerodb?.transport).toMatchObject({ command: ZERODB, args: ["mcp"], env: { ZERODB_MANAGED: "1", ZERODB_HOME: join(home.path, "zerodb") } });
-  expect(list.find((s) => s.name === "docs")?.transport).toMatchObject({ command: "docs-server", args: ["--port", "0", "C:\\literal\\path"], env: { DOCS_HOME: "/srv/docs" } });
+  expect(list.find((s) => s.name === "docs")?.transport).toMatchObject({
+    command: "docs-server",
+    args: ["--port", "0", "C:\\literal\\path"],
+    env: { DOCS_HOME: "/srv/docs" },
+  });
 });
 
 /** A stand-in for the Anthropic API on 127.0.0.1 that answers every message with one short text (HARNESSES.md). */
@@ -91,7 +98,16 @@ function fakeAnthropic(): ReturnType<typeof Bun.serve> {
       if (path.endsWith("/count_tokens")) return Response.json({ input_tokens: 10 });
       if (path !== "/v1/messages") return new Response("not found", { status: 404 });
       const body = (await req.json()) as { model: string; stream?: boolean };
-      const msg = { id: "msg_test", type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } };
+      const msg = {
+        id: "msg_test",
+        type: "message",
+        role: "assistant",
+        model: body.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 1 },
+      };
       const text = "noted";
       if (!body.stream) return Response.json({ ...msg, content: [{ type: "text", text }], stop_reason: "end_turn" });
       const sse = [
@@ -121,7 +137,12 @@ test("Claude Code: a real `claude -p` session runs the hooks connect --capture i
   const r = await runHarness([claude, "-p", `remember the word ${word}`], {
     home: home.path,
     cwd: project,
-    env: { DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", ANTHROPIC_BASE_URL: `http://127.0.0.1:${api.port}`, ANTHROPIC_API_KEY: "test-key-not-real" },
+    env: {
+      DISABLE_AUTOUPDATER: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      ANTHROPIC_BASE_URL: `http://127.0.0.1:${api.port}`,
+      ANTHROPIC_API_KEY: "test-key-not-real",
+    },
   });
   expect(r.out).toContain("noted");
   // The transcript is written asynchronously; SessionEnd's catch-up may still be running: wait for it (bounded).

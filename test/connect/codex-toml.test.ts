@@ -109,7 +109,9 @@ command = "n"
 
   test("an entry without env gets an env table; one with an inline env table keeps that form", () => {
     const out = textOf(codex.planAdd(`[mcp_servers.zerodb]\ncommand = "/opt/zerodb"\nargs = ["mcp"]\n`, SPEC));
-    expect(out).toBe(`[mcp_servers.zerodb]\ncommand = "/opt/zerodb"\nargs = ["mcp"]\n\n[mcp_servers.zerodb.env]\nZERODB_MANAGED = "1"\nZERODB_HOME = "/h/zerodb"\n`);
+    expect(out).toBe(
+      `[mcp_servers.zerodb]\ncommand = "/opt/zerodb"\nargs = ["mcp"]\n\n[mcp_servers.zerodb.env]\nZERODB_MANAGED = "1"\nZERODB_HOME = "/h/zerodb"\n`,
+    );
     const inline = textOf(codex.planAdd(`[mcp_servers.zerodb]\ncommand = "/x"\nenv = { A = "b" }\n`, SPEC));
     expect(inline).toBe(`[mcp_servers.zerodb]\ncommand = "/opt/zerodb"\nenv = { A = "b", ZERODB_MANAGED = "1", ZERODB_HOME = "/h/zerodb" }\nargs = ["mcp"]\n`);
     expect(codex.registration(inline)?.env).toEqual({ A: "b", ...SPEC.env });

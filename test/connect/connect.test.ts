@@ -27,12 +27,22 @@ describe("connect into configs already in use", () => {
 
     // Claude Code: the shape `claude mcp add --scope user` writes, plus zerodb's marker and home.
     const claude = JSON.parse(readFileSync(join(home.path, ".claude.json"), "utf8"));
-    expect(claude.mcpServers.zerodb).toEqual({ type: "stdio", command: ZERODB, args: ["mcp"], env: { ZERODB_MANAGED: "1", ZERODB_HOME: join(home.path, "zerodb") } });
+    expect(claude.mcpServers.zerodb).toEqual({
+      type: "stdio",
+      command: ZERODB,
+      args: ["mcp"],
+      env: { ZERODB_MANAGED: "1", ZERODB_HOME: join(home.path, "zerodb") },
+    });
     expect(claude.mcpServers.github).toEqual(JSON.parse(USER_FILES[".claude.json"]!).mcpServers.github);
     expect(claude.projects).toEqual(JSON.parse(USER_FILES[".claude.json"]!).projects);
     // opencode's own shape.
     const opencode = JSON.parse(readFileSync(join(home.path, MCP_FILES.opencode!), "utf8"));
-    expect(opencode.mcp.zerodb).toEqual({ type: "local", command: [ZERODB, "mcp"], environment: { ZERODB_MANAGED: "1", ZERODB_HOME: join(home.path, "zerodb") }, enabled: true });
+    expect(opencode.mcp.zerodb).toEqual({
+      type: "local",
+      command: [ZERODB, "mcp"],
+      environment: { ZERODB_MANAGED: "1", ZERODB_HOME: join(home.path, "zerodb") },
+      enabled: true,
+    });
     expect(opencode.mcp.weather.type).toBe("remote");
     // VS Code: key `servers`, CRLF and comments kept.
     const vscode = readFileSync(join(home.path, MCP_FILES.vscode!), "utf8");
@@ -64,7 +74,11 @@ describe("connect into configs already in use", () => {
     expect(statSync(join(home.path, ".claude.json.zerodb-backup")).mode & 0o777).toBe(0o600);
     expect(statSync(join(home.path, MCP_FILES.codex!)).mode & 0o777).toBe(0o640);
 
-    const prints = Object.fromEntries(Object.values(MCP_FILES).flatMap((rel) => [rel, `${rel}.zerodb-backup`]).map((rel) => [rel, fingerprint(join(home.path, rel))]));
+    const prints = Object.fromEntries(
+      Object.values(MCP_FILES)
+        .flatMap((rel) => [rel, `${rel}.zerodb-backup`])
+        .map((rel) => [rel, fingerprint(join(home.path, rel))]),
+    );
     const files = listFiles(home.path);
     const again = await runJson<Report>(["connect"], { home: home.path });
     for (const target of Object.keys(MCP_FILES)) expect(statusOf(again, target)).toBe("unchanged");
@@ -90,7 +104,14 @@ describe("connect into configs already in use", () => {
     using home = tempDir();
     for (const d of [".claude", ".codex", ".gemini", ".cursor"]) mkdirSync(join(home.path, d));
     const r = await runJson<Report>(["connect", "--capture"], { home: home.path });
-    expect(r.results.filter((o) => o.status === "added").map((o) => `${o.target}/${o.what}`)).toEqual(["claude-code/mcp", "codex/mcp", "gemini/mcp", "cursor/mcp", "claude-code/hooks", "zerodb/config"]);
+    expect(r.results.filter((o) => o.status === "added").map((o) => `${o.target}/${o.what}`)).toEqual([
+      "claude-code/mcp",
+      "codex/mcp",
+      "gemini/mcp",
+      "cursor/mcp",
+      "claude-code/hooks",
+      "zerodb/config",
+    ]);
     expect(statSync(join(home.path, ".claude.json")).mode & 0o777).toBe(0o600);
     await runJson(["disconnect"], { home: home.path });
     for (const rel of [".claude.json", ".claude/settings.json", ".codex/config.toml", ".gemini/settings.json", ".cursor/mcp.json"]) {
@@ -115,7 +136,7 @@ describe("connect into configs already in use", () => {
     for (const [rel, text] of Object.entries(USER_FILES)) expect(readFileSync(join(home.path, rel), "utf8")).toBe(text);
     const json = await runJson<Report>(["connect", "--dry-run"], { home: home.path });
     expect(json.dry_run).toBe(true);
-    expect(json.results.find((o) => o.target === "codex")?.diff).toContain("+ZERODB_MANAGED = \"1\"");
+    expect(json.results.find((o) => o.target === "codex")?.diff).toContain('+ZERODB_MANAGED = "1"');
   });
 });
 
@@ -161,7 +182,12 @@ describe("what connect refuses or leaves alone", () => {
 
   test("comments in a strict-JSON file, a non-object server map, bad TOML: each refused", async () => {
     using home = tempDir();
-    writeUserFiles(home.path, { ...USER_FILES, ".claude.json": `{\n  // no comments in .claude.json\n}`, ".cursor/mcp.json": `{"mcpServers": []}`, ".codex/config.toml": `[mcp_servers.docs\n` });
+    writeUserFiles(home.path, {
+      ...USER_FILES,
+      ".claude.json": `{\n  // no comments in .claude.json\n}`,
+      ".cursor/mcp.json": `{"mcpServers": []}`,
+      ".codex/config.toml": `[mcp_servers.docs\n`,
+    });
     const r = await runZ(["connect", "--json"], { home: home.path });
     const report = JSON.parse(r.stdout) as Report;
     for (const t of ["claude-code", "cursor", "codex"]) expect(statusOf(report, t)).toBe("failed");
@@ -174,7 +200,16 @@ describe("what connect refuses or leaves alone", () => {
     const mine = `{\n  "mcpServers": {\n    "zerodb": { "command": "/my/own/zerodb", "args": ["mcp"] }\n  }\n}\n`;
     writeUserFiles(home.path, { ...USER_FILES, ".cursor/mcp.json": mine });
     const r = await runJson<Report>(["disconnect", "--harness", "cursor"], { home: home.path });
-    expect(r.results).toEqual([{ target: "cursor", what: "mcp", label: "Cursor", path: join(home.path, ".cursor/mcp.json"), status: "skipped", detail: expect.stringContaining("not written by zerodb") }]);
+    expect(r.results).toEqual([
+      {
+        target: "cursor",
+        what: "mcp",
+        label: "Cursor",
+        path: join(home.path, ".cursor/mcp.json"),
+        status: "skipped",
+        detail: expect.stringContaining("not written by zerodb"),
+      },
+    ]);
     expect(readFileSync(join(home.path, ".cursor/mcp.json"), "utf8")).toBe(mine);
   });
 
@@ -320,6 +355,14 @@ test("a server named on the command line is registered as flags; a token only by
   writeFileSync(join(home.path, "tok"), "secret-token-value", { mode: 0o600 });
   await runJson(["connect", "--harness", "cursor", "--url", "http://127.0.0.1:7077", "--tenant", "team", "--token-file", "tok"], { home: home.path });
   const text = readFileSync(join(home.path, ".cursor/mcp.json"), "utf8");
-  expect(JSON.parse(text).mcpServers.zerodb.args).toEqual(["mcp", "--url", "http://127.0.0.1:7077", "--tenant", "team", "--token-file", join(home.path, "tok")]);
+  expect(JSON.parse(text).mcpServers.zerodb.args).toEqual([
+    "mcp",
+    "--url",
+    "http://127.0.0.1:7077",
+    "--tenant",
+    "team",
+    "--token-file",
+    join(home.path, "tok"),
+  ]);
   expect(text).not.toContain("secret-token-value");
 });

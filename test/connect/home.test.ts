@@ -35,10 +35,27 @@ describe("config.json", () => {
     const file = join(dir.path, "config.json");
     writeFileSync(
       file,
-      JSON.stringify({ data_dir: "/d", url: "http://127.0.0.1:7077", tenant: "team", token_file: "/t", object_roots: ["/r"], max_inline_bytes: 2048, capture: { enabled: true, redact: false } }),
+      JSON.stringify({
+        data_dir: "/d",
+        url: "http://127.0.0.1:7077",
+        tenant: "team",
+        token_file: "/t",
+        object_roots: ["/r"],
+        max_inline_bytes: 2048,
+        capture: { enabled: true, redact: false },
+      }),
     );
     const c = resolveConfig({ config: file }, { env: {}, cwd: "/cwd" });
-    expect([c.dataDir, c.url, c.tenant, c.tokenFile, c.objectRoots, c.maxInlineBytes, c.captureEnabled, c.redact]).toEqual(["/d", "http://127.0.0.1:7077", "team", "/t", ["/r"], 2048, true, false]);
+    expect([c.dataDir, c.url, c.tenant, c.tokenFile, c.objectRoots, c.maxInlineBytes, c.captureEnabled, c.redact]).toEqual([
+      "/d",
+      "http://127.0.0.1:7077",
+      "team",
+      "/t",
+      ["/r"],
+      2048,
+      true,
+      false,
+    ]);
   });
 
   test("a bad value or unknown key is refused, naming the key as written", () => {
@@ -84,7 +101,9 @@ describe("through the binary", () => {
     const envs: Record<string, string>[] = [{ ZERODB_HOME: "", XDG_DATA_HOME: "" }, { ZERODB_HOME: "" }];
     for (const env of envs) {
       const d = await runZ(["doctor", "--json"], { home: home.path, env });
-      expect(JSON.parse(d.stdout).checks.find((c: { name: string }) => c.name === "home").detail).toBe(`${join(home.path, ".local", "share", "zerodb")} is 0700`);
+      expect(JSON.parse(d.stdout).checks.find((c: { name: string }) => c.name === "home").detail).toBe(
+        `${join(home.path, ".local", "share", "zerodb")} is 0700`,
+      );
     }
   });
 

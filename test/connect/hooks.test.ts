@@ -80,7 +80,22 @@ describe("remove", () => {
   });
 
   test("a zerodb handler sharing a group with the user's keeps the user's", () => {
-    const shared = JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "mine" }, { type: "command", command: CMD }] }] } }, null, 2);
+    const shared = JSON.stringify(
+      {
+        hooks: {
+          Stop: [
+            {
+              hooks: [
+                { type: "command", command: "mine" },
+                { type: "command", command: CMD },
+              ],
+            },
+          ],
+        },
+      },
+      null,
+      2,
+    );
     expect(JSON.parse(textOf(planRemoveHooks(shared)))).toEqual({ hooks: { Stop: [{ hooks: [{ type: "command", command: "mine" }] }] } });
     expect(planRemoveHooks(USER_SETTINGS)).toEqual({ change: "absent" });
   });
@@ -93,7 +108,9 @@ describe("the hook command line", () => {
     expect(line).toBe(`ZERODB_HOME='/Users/a/Library/Application Support/zerodb' '/Applications/zero db/zerodb' hook claude-code`);
     expect(commandProgram(line)).toBe("/Applications/zero db/zerodb");
     expect(shellWords(`a "b \\"c\\"" 'd e' f\\ g`)).toEqual(["a", 'b "c"', "d e", "f g"]);
-    expect(hookCommand(selfCommand("C:\\zerodb.exe", "B:/~BUN/root/zerodb.exe"), { home: "C:\\h", platform: "win32" })).toBe(`"C:\\zerodb.exe" --home "C:\\h" hook claude-code`);
+    expect(hookCommand(selfCommand("C:\\zerodb.exe", "B:/~BUN/root/zerodb.exe"), { home: "C:\\h", platform: "win32" })).toBe(
+      `"C:\\zerodb.exe" --home "C:\\h" hook claude-code`,
+    );
   });
 
   test("from source, bun runs the entry file", () => {

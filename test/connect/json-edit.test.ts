@@ -43,7 +43,9 @@ describe("add then remove gives the original bytes back", () => {
 describe("layout of what is added", () => {
   test("indentation, line endings and compactness follow the file", () => {
     expect(editJson(`{\n\t"a": 1\n}`, PATH, { x: 1 }, { jsonc: false })).toBe(`{\n\t"a": 1,\n\t"mcpServers": {\n\t\t"zerodb": {\n\t\t\t"x": 1\n\t\t}\n\t}\n}`);
-    expect(editJson(`{\r\n    "a": 1\r\n}\r\n`, PATH, { x: 1 }, { jsonc: false })).toBe(`{\r\n    "a": 1,\r\n    "mcpServers": {\r\n        "zerodb": {\r\n            "x": 1\r\n        }\r\n    }\r\n}\r\n`);
+    expect(editJson(`{\r\n    "a": 1\r\n}\r\n`, PATH, { x: 1 }, { jsonc: false })).toBe(
+      `{\r\n    "a": 1,\r\n    "mcpServers": {\r\n        "zerodb": {\r\n            "x": 1\r\n        }\r\n    }\r\n}\r\n`,
+    );
     expect(editJson(`{"a":1}`, PATH, { x: 1 }, { jsonc: false })).toBe(`{"a":1,"mcpServers":{"zerodb":{"x":1}}}`);
   });
 
@@ -124,7 +126,15 @@ describe("refusals", () => {
 test("property: any JSON object, any indentation: add keeps the rest, remove restores the value", () => {
   const key = fc.string({ maxLength: 8 }).filter((k) => k !== "mcpServers" && k !== "__proto__");
   const json = fc.letrec((tie) => ({
-    value: fc.oneof({ depthSize: "small" }, fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie("value"), { maxLength: 3 }), fc.dictionary(key, tie("value"), { maxKeys: 3 })),
+    value: fc.oneof(
+      { depthSize: "small" },
+      fc.string(),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie("value"), { maxLength: 3 }),
+      fc.dictionary(key, tie("value"), { maxKeys: 3 }),
+    ),
   })).value;
   fc.assert(
     fc.property(fc.dictionary(key, json, { maxKeys: 5 }), fc.constantFrom(0, 2, 4, "\t"), fc.boolean(), (obj, indent, servers) => {

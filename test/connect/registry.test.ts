@@ -101,15 +101,24 @@ describe("entry shapes", () => {
     expect(added("claude-code")).toEqual({ mcpServers: { zerodb: { type: "stdio", command: "/opt/zerodb", args: ["mcp"], env: spec.env } } });
     expect(added("vscode")).toEqual({ servers: { zerodb: { type: "stdio", command: "/opt/zerodb", args: ["mcp"], env: spec.env } } });
     expect(added("opencode")).toEqual({ mcp: { zerodb: { type: "local", command: ["/opt/zerodb", "mcp"], environment: spec.env, enabled: true } } });
-    for (const n of ["gemini", "cursor", "windsurf", "claude-desktop"]) expect(added(n)).toEqual({ mcpServers: { zerodb: { command: "/opt/zerodb", args: ["mcp"], env: spec.env } } });
+    for (const n of ["gemini", "cursor", "windsurf", "claude-desktop"])
+      expect(added(n)).toEqual({ mcpServers: { zerodb: { command: "/opt/zerodb", args: ["mcp"], env: spec.env } } });
   });
 
   test("an existing entry keeps the user's extra keys and env; stale ZERODB_ variables go", () => {
     const h = harnessNamed("gemini")!;
-    const text = JSON.stringify({ mcpServers: { zerodb: { command: "/old", args: ["mcp"], env: { ZERODB_HOME: "/old", MINE: "1" }, timeout: 5000, trust: true } } });
+    const text = JSON.stringify({
+      mcpServers: { zerodb: { command: "/old", args: ["mcp"], env: { ZERODB_HOME: "/old", MINE: "1" }, timeout: 5000, trust: true } },
+    });
     const plan = h.planAdd(text, spec) as { change: string; text: string };
     expect(plan.change).toBe("updated");
-    expect(JSON.parse(plan.text).mcpServers.zerodb).toEqual({ command: "/opt/zerodb", args: ["mcp"], env: { MINE: "1", ZERODB_MANAGED: "1" }, timeout: 5000, trust: true });
+    expect(JSON.parse(plan.text).mcpServers.zerodb).toEqual({
+      command: "/opt/zerodb",
+      args: ["mcp"],
+      env: { MINE: "1", ZERODB_MANAGED: "1" },
+      timeout: 5000,
+      trust: true,
+    });
     expect(h.planAdd(plan.text, spec)).toEqual({ change: "unchanged" });
   });
 

@@ -37,7 +37,12 @@ describe("a healthy home", () => {
     // Nothing is installed, so the fix is to install a harness, not to run connect, which would find nothing (issue 17, item 7).
     const all = "Claude Code, Codex, Gemini CLI, Cursor, VS Code, Windsurf, opencode, Claude Desktop";
     expect(r.checks.filter((c) => c.status !== "pass")).toEqual([
-      { name: "harnesses", status: "warn", detail: `no agent harness is installed for this user (looked for ${all})`, fix: `install an agent harness (${all}), then run zerodb connect` },
+      {
+        name: "harnesses",
+        status: "warn",
+        detail: `no agent harness is installed for this user (looked for ${all})`,
+        fix: `install an agent harness (${all}), then run zerodb connect`,
+      },
     ]);
     expect(statSync(join(home.path, "zerodb")).mode & 0o777).toBe(0o700);
     expect(byName(r, "mcp")!.detail).toContain("serves 12 tools");
@@ -52,7 +57,21 @@ describe("a healthy home", () => {
     const r = await doctor(home.path);
     expect(r.checks.filter((c) => c.status !== "pass")).toEqual([]);
     expect(r.code).toBe(0);
-    expect(r.checks.map((c) => c.name)).toEqual(["config", "home", "files", "store", "round trip", "objects", "mcp", "harness claude-code", "harness codex", "harness gemini", "hooks", "retention", "server"]);
+    expect(r.checks.map((c) => c.name)).toEqual([
+      "config",
+      "home",
+      "files",
+      "store",
+      "round trip",
+      "objects",
+      "mcp",
+      "harness claude-code",
+      "harness codex",
+      "harness gemini",
+      "hooks",
+      "retention",
+      "server",
+    ]);
     // The round trips ran in a scratch store: the user's store holds nothing.
     const stats = await runJson<{ turns: { count: number }; objects: { count: number } }>(["stats"], { home: home.path });
     expect([stats.turns.count, stats.objects.count]).toEqual([0, 0]);
@@ -118,7 +137,9 @@ describe("each failure names its check and its fix", () => {
     const moved = join(home.path, "old-zerodb");
     copyFileSync(ZERODB, moved);
     chmodSync(moved, 0o755);
-    const p = Bun.spawnSync([moved, "connect", "--harness", "claude-code", "--capture"], { env: { PATH: process.env.PATH ?? "", HOME: home.path, ZERODB_HOME: join(home.path, "zerodb") } });
+    const p = Bun.spawnSync([moved, "connect", "--harness", "claude-code", "--capture"], {
+      env: { PATH: process.env.PATH ?? "", HOME: home.path, ZERODB_HOME: join(home.path, "zerodb") },
+    });
     expect(p.exitCode).toBe(0);
     rmSync(moved);
     const r = await doctor(home.path);
@@ -144,8 +165,16 @@ describe("each failure names its check and its fix", () => {
     probe.stop(true);
     const dead = await doctor(home.path, ["--url", `http://127.0.0.1:${deadPort}`]);
     expect(dead.code).toBe(1);
-    expect(byName(dead, "server")).toMatchObject({ status: "fail", detail: expect.stringContaining(`http://127.0.0.1:${deadPort}/healthz does not answer`), fix: expect.stringContaining("zerodb serve") });
-    await using server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => (new URL(req.url).pathname === "/healthz" ? Response.json({ ok: true, version: "9.9.9" }) : new Response("no", { status: 404 })) });
+    expect(byName(dead, "server")).toMatchObject({
+      status: "fail",
+      detail: expect.stringContaining(`http://127.0.0.1:${deadPort}/healthz does not answer`),
+      fix: expect.stringContaining("zerodb serve"),
+    });
+    await using server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: (req) => (new URL(req.url).pathname === "/healthz" ? Response.json({ ok: true, version: "9.9.9" }) : new Response("no", { status: 404 })),
+    });
     mkdirSync(join(home.path, "zerodb"), { recursive: true });
     writeFileSync(join(home.path, "zerodb", "config.json"), JSON.stringify({ url: `http://127.0.0.1:${server.port}` }), { mode: 0o600 });
     const live = await doctor(home.path);
@@ -175,7 +204,11 @@ describe("each failure names its check and its fix", () => {
     writeFileSync(settings, JSON.stringify(v, null, 2));
     const r = await doctor(home.path);
     expect(byName(r, "hooks")).toMatchObject({ status: "fail", detail: expect.stringContaining("SessionEnd"), fix: "zerodb connect --capture" });
-    expect(byName(r, "retention")).toMatchObject({ status: "warn", detail: expect.stringContaining("cleanupPeriodDays 2"), fix: expect.stringContaining(`"cleanupPeriodDays": 30`) });
+    expect(byName(r, "retention")).toMatchObject({
+      status: "warn",
+      detail: expect.stringContaining("cleanupPeriodDays 2"),
+      fix: expect.stringContaining(`"cleanupPeriodDays": 30`),
+    });
     await runFix("zerodb connect --capture", home.path);
     const fixed = await doctor(home.path);
     expect(byName(fixed, "hooks")!.status).toBe("pass");
@@ -189,7 +222,14 @@ describe("each failure names its check and its fix", () => {
     const dir = join(home.path, ".claude", "projects", "-tmp-app");
     mkdirSync(dir, { recursive: true });
     const transcript = join(dir, "11111111-2222-3333-4444-555555555555.jsonl");
-    const line = (i: number) => JSON.stringify({ type: "user", uuid: `u${i}`, sessionId: "11111111-2222-3333-4444-555555555555", cwd: "/tmp/app", message: { role: "user", content: `hello ${i}` } });
+    const line = (i: number) =>
+      JSON.stringify({
+        type: "user",
+        uuid: `u${i}`,
+        sessionId: "11111111-2222-3333-4444-555555555555",
+        cwd: "/tmp/app",
+        message: { role: "user", content: `hello ${i}` },
+      });
     writeFileSync(transcript, `${[0, 1, 2].map(line).join("\n")}\n`);
     // Written 29.5 days ago: the default 30-day retention deletes it within a day.
     const old = new Date(Date.now() - 29.5 * 86_400_000);

@@ -42,7 +42,10 @@ describe("issue 17 item 5: doctor leaves the user's store as it was", () => {
     const exported = (await runZ(["export"], opts)).stdout;
     for (let i = 0; i < 2; i++) {
       const r = await doctor(home.path);
-      expect(r.checks.find((c) => c.name === "round trip")).toMatchObject({ status: "pass", detail: expect.stringContaining("scratch store (removed afterwards)") });
+      expect(r.checks.find((c) => c.name === "round trip")).toMatchObject({
+        status: "pass",
+        detail: expect.stringContaining("scratch store (removed afterwards)"),
+      });
       expect(r.checks.find((c) => c.name === "objects")!.status).toBe("pass");
     }
     expect(snapshot(data)).toEqual(files);
@@ -63,7 +66,12 @@ describe("issue 17 item 7: doctor's harness fixes", () => {
     const r = await doctor(home.path);
     expect(r.checks.filter((c) => c.name.startsWith("harness"))).toEqual([
       { name: "harness cursor", status: "pass", detail: expect.stringContaining("Cursor starts") },
-      { name: "harness windsurf", status: "warn", detail: "Windsurf is installed but zerodb is not registered with it (installed after the last connect?)", fix: "zerodb connect --harness windsurf" },
+      {
+        name: "harness windsurf",
+        status: "warn",
+        detail: "Windsurf is installed but zerodb is not registered with it (installed after the last connect?)",
+        fix: "zerodb connect --harness windsurf",
+      },
     ]);
   });
 
@@ -71,7 +79,12 @@ describe("issue 17 item 7: doctor's harness fixes", () => {
     using home = tempDir();
     mkdirSync(join(home.path, ".cursor"));
     const r = await doctor(home.path);
-    expect(r.checks.find((c) => c.name === "harnesses")).toEqual({ name: "harnesses", status: "warn", detail: "no harness has zerodb registered (installed: Cursor)", fix: "zerodb connect" });
+    expect(r.checks.find((c) => c.name === "harnesses")).toEqual({
+      name: "harnesses",
+      status: "warn",
+      detail: "no harness has zerodb registered (installed: Cursor)",
+      fix: "zerodb connect",
+    });
   });
 });
 
@@ -116,7 +129,13 @@ describe("issue 17 item 8: Gemini CLI's folder trust", () => {
     const list = async () => {
       const p = Bun.spawn([gemini, "mcp", "list"], {
         cwd: project,
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, TMPDIR: home.path, GEMINI_API_KEY: "offline", ZERODB_HOME: join(home.path, "zerodb") },
+        env: {
+          PATH: process.env.PATH ?? "/usr/bin:/bin",
+          HOME: home.path,
+          TMPDIR: home.path,
+          GEMINI_API_KEY: "offline",
+          ZERODB_HOME: join(home.path, "zerodb"),
+        },
         stdin: "ignore",
         stdout: "pipe",
         stderr: "pipe",

@@ -10,18 +10,24 @@ import { expect } from "bun:test";
 import { CODES } from "../../src/errors.ts";
 
 /** Text no answer, message or log line may hold: stack frames, SQL errors, source paths (I10). */
-export const INTERNALS = /SQLITE|SQLiteError|\bat \S+ \(|\n\s+at |\.ts:\d+|node_modules|\$bunfs|RangeError|TypeError|ReferenceError|SyntaxError|Maximum call stack/;
+export const INTERNALS =
+  /SQLITE|SQLiteError|\bat \S+ \(|\n\s+at |\.ts:\d+|node_modules|\$bunfs|RangeError|TypeError|ReferenceError|SyntaxError|Maximum call stack/;
 
 /**
  * Checks an error document `{"error": {code, message, field?}}` and returns it.
  * `context` goes into every assertion message, so a failure says which input it was.
  */
-export function expectErrorDoc(doc: unknown, context: string, opts: { status?: number; forbidden?: string[] } = {}): { code: string; message: string; field?: string } {
+export function expectErrorDoc(
+  doc: unknown,
+  context: string,
+  opts: { status?: number; forbidden?: string[] } = {},
+): { code: string; message: string; field?: string } {
   const err = (doc as { error?: unknown })?.error as { code: string; message: string; field?: string } | undefined;
   expect(doc !== null && typeof doc === "object" && Object.keys(doc as object).join(","), `I6/I10: one "error" key (${context})`).toBe("error");
   expect(err && Object.keys(err).every((k) => ["code", "message", "field"].includes(k)), `I10: only code, message, field (${context})`).toBe(true);
   expect(Object.hasOwn(CODES, err!.code), `I6: a code of the closed set, got ${err!.code} (${context})`).toBe(true);
-  if (opts.status !== undefined) expect(CODES[err!.code as keyof typeof CODES].status as number, `the status of code ${err!.code} (${context})`).toBe(opts.status);
+  if (opts.status !== undefined)
+    expect(CODES[err!.code as keyof typeof CODES].status as number, `the status of code ${err!.code} (${context})`).toBe(opts.status);
   expect(typeof err!.message === "string" && err!.message.length > 0, `a message (${context})`).toBe(true);
   expect(err!.message, `I10: no internals in the message (${context})`).not.toMatch(INTERNALS);
   for (const f of opts.forbidden ?? []) expect(err!.message.includes(f), `I10: the message does not show ${f} (${context})`).toBe(false);

@@ -13,6 +13,7 @@ export const nastyString = fc.oneof(
 export const nastyNumber = fc.oneof(
   fc.integer(),
   fc.double(),
+  // biome-ignore lint/correctness/noPrecisionLoss: 1e400 is meant to arrive as Infinity, as JSON.parse would read it
   fc.constantFrom(0, -1, 1, 1000, 1001, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, Infinity, -Infinity, NaN, 1e400, 0.5),
 );
 
@@ -36,19 +37,49 @@ const name = fc.oneof({ weight: 4, arbitrary: fc.constantFrom("s", "p/a", "p/b/c
 
 /** An object with optional extra unknown keys. */
 function withExtras(rec: fc.Arbitrary<Record<string, unknown>>) {
-  return fc.tuple(rec, fc.option(fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), anyValue, { maxKeys: 2 }), { freq: 5 })).map(([r, extra]) => ({ ...r, ...(extra ?? {}) }));
+  return fc
+    .tuple(rec, fc.option(fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), anyValue, { maxKeys: 2 }), { freq: 5 }))
+    .map(([r, extra]) => ({ ...r, ...(extra ?? {}) }));
 }
 
-const entry = withExtras(fc.record({ role: maybe(role), content: maybe(fc.string()), meta: fc.option(maybe(fc.dictionary(fc.string(), fc.jsonValue())), { nil: undefined }), idem_key: fc.option(maybe(fc.string({ minLength: 1, maxLength: 8 })), { nil: undefined }) }, { requiredKeys: ["role", "content"] }));
+const entry = withExtras(
+  fc.record(
+    {
+      role: maybe(role),
+      content: maybe(fc.string()),
+      meta: fc.option(maybe(fc.dictionary(fc.string(), fc.jsonValue())), { nil: undefined }),
+      idem_key: fc.option(maybe(fc.string({ minLength: 1, maxLength: 8 })), { nil: undefined }),
+    },
+    { requiredKeys: ["role", "content"] },
+  ),
+);
 
 /** Inputs per operation name (the Memory method). */
 export const inputs = {
   // Mostly one entry: every entry may be hostile, so with up to four the valid appends were rare enough
   // (about 8 in 300) that the store fuzz's "reaches the write path" check failed one run in four.
-  append: withExtras(fc.record({ session: name, entries: maybe(fc.oneof({ weight: 3, arbitrary: fc.array(entry, { minLength: 1, maxLength: 1 }) }, { weight: 1, arbitrary: fc.array(entry, { minLength: 0, maxLength: 4 }) })) }, { requiredKeys: [] })),
+  append: withExtras(
+    fc.record(
+      {
+        session: name,
+        entries: maybe(
+          fc.oneof(
+            { weight: 3, arbitrary: fc.array(entry, { minLength: 1, maxLength: 1 }) },
+            { weight: 1, arbitrary: fc.array(entry, { minLength: 0, maxLength: 4 }) },
+          ),
+        ),
+      },
+      { requiredKeys: [] },
+    ),
+  ),
   read: withExtras(fc.record({ session: name, after: maybe(fc.nat()), limit: maybe(fc.integer({ min: 1, max: 1000 })) }, { requiredKeys: [] })),
   sessions: withExtras(fc.record({ prefix: name, after: maybe(fc.string()), limit: maybe(fc.integer({ min: 1, max: 1000 })) }, { requiredKeys: [] })),
-  search: withExtras(fc.record({ query: maybe(fc.string({ minLength: 1 })), session: name, prefix: name, role: maybe(role), limit: maybe(fc.integer({ min: 1, max: 1000 })) }, { requiredKeys: [] })),
+  search: withExtras(
+    fc.record(
+      { query: maybe(fc.string({ minLength: 1 })), session: name, prefix: name, role: maybe(role), limit: maybe(fc.integer({ min: 1, max: 1000 })) },
+      { requiredKeys: [] },
+    ),
+  ),
   factSet: withExtras(fc.record({ key: name, value: anyValue, idem_key: maybe(fc.string({ minLength: 1, maxLength: 8 })) }, { requiredKeys: [] })),
   factGet: withExtras(fc.record({ key: name }, { requiredKeys: [] })),
   factList: withExtras(fc.record({ prefix: name, after: maybe(fc.string()), limit: maybe(fc.integer({ min: 1, max: 1000 })) }, { requiredKeys: [] })),
@@ -56,8 +87,23 @@ export const inputs = {
     fc.record(
       {
         selector: fc.oneof(
-          { weight: 4, arbitrary: fc.oneof(name.map((session) => ({ session })), name.map((session_prefix) => ({ session_prefix })), fc.nat().map((turn) => ({ turn })), name.map((fact) => ({ fact })), name.map((fact_prefix) => ({ fact_prefix })), fc.date({ noInvalidDate: true }).map((d) => ({ before: d.toISOString() }))) },
-          { weight: 1, arbitrary: maybe(fc.record({ session: name, session_prefix: name, turn: nastyNumber, fact: name, fact_prefix: name, before: nastyString }, { requiredKeys: [] })) },
+          {
+            weight: 4,
+            arbitrary: fc.oneof(
+              name.map((session) => ({ session })),
+              name.map((session_prefix) => ({ session_prefix })),
+              fc.nat().map((turn) => ({ turn })),
+              name.map((fact) => ({ fact })),
+              name.map((fact_prefix) => ({ fact_prefix })),
+              fc.date({ noInvalidDate: true }).map((d) => ({ before: d.toISOString() })),
+            ),
+          },
+          {
+            weight: 1,
+            arbitrary: maybe(
+              fc.record({ session: name, session_prefix: name, turn: nastyNumber, fact: name, fact_prefix: name, before: nastyString }, { requiredKeys: [] }),
+            ),
+          },
         ),
         dry_run: maybe(fc.boolean()),
       },
@@ -106,7 +152,9 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof({ weight: 6, arbitra
 /** Bytes that are not a JSON document: garbage, invalid UTF-8, truncated JSON, a BOM, NULs. */
 export const notJsonBytes: fc.Arbitrary<Uint8Array> = fc.oneof(
   fc.uint8Array({ maxLength: 64 }),
-  fc.constantFrom("", " ", "{", '{"session":', "[1,", "nul", "\u0000", "\ufeff{}", "{'a':1}", "{}}", "1e999999", '"\\ud800"').map((s) => new Uint8Array(Buffer.from(s))),
+  fc
+    .constantFrom("", " ", "{", '{"session":', "[1,", "nul", "\u0000", "\ufeff{}", "{'a':1}", "{}}", "1e999999", '"\\ud800"')
+    .map((s) => new Uint8Array(Buffer.from(s))),
   fc.constant(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])),
 );
 
@@ -122,6 +170,9 @@ export const queryComponent: fc.Arbitrary<string> = fc.oneof(
 
 /** A query string over `names` (known parameters) plus unknown and repeated ones, or none. */
 export function queryString(names: string[]): fc.Arbitrary<string> {
-  const pair = fc.tuple(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...(names.length > 0 ? names : ["x"])) }, { weight: 1, arbitrary: queryComponent }), fc.option(queryComponent, { freq: 8 }));
+  const pair = fc.tuple(
+    fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...(names.length > 0 ? names : ["x"])) }, { weight: 1, arbitrary: queryComponent }),
+    fc.option(queryComponent, { freq: 8 }),
+  );
   return fc.array(pair, { maxLength: 4 }).map((pairs) => (pairs.length === 0 ? "" : `?${pairs.map(([k, v]) => (v === null ? k : `${k}=${v}`)).join("&")}`));
 }

@@ -21,9 +21,16 @@ const argText = nastyString.map((s) => s.replaceAll("\u0000", "\u0001"));
 const intText = fc.oneof(fc.constantFrom("0", "1", "2", "1000", "1001", "-1", "1e3", "0x10", "", "99999999999999999", " 3"), fc.nat().map(String));
 const roleText = fc.oneof(fc.constantFrom("user", "assistant", "tool", "system", "note"), argText);
 const nameText = fc.oneof({ weight: 3, arbitrary: fc.constantFrom("s", "p/a", "seed", "é/ü") }, { weight: 2, arbitrary: argText });
-const digestText = fc.oneof(fc.constant("SEED"), fc.stringMatching(/^[0-9a-f]{64}$/).map((h) => `sha256:${h}`), argText);
+const digestText = fc.oneof(
+  fc.constant("SEED"),
+  fc.stringMatching(/^[0-9a-f]{64}$/).map((h) => `sha256:${h}`),
+  argText,
+);
 /** --out destinations: new files, existing ones, symlinks, missing dirs, stdout. */
-const outPath = fc.oneof(fc.nat({ max: 1e9 }).map((n) => `out/new-${n}`), fc.constantFrom("out/existing", "out/link-out", "out/dangling", "missing-dir/x", "-", "", "out", "out/"));
+const outPath = fc.oneof(
+  fc.nat({ max: 1e9 }).map((n) => `out/new-${n}`),
+  fc.constantFrom("out/existing", "out/link-out", "out/dangling", "missing-dir/x", "-", "", "out", "out/"),
+);
 /** FILE arguments: real, missing, a directory, stdin, a device. */
 const inPath = fc.oneof(fc.constantFrom("in/file.txt", "in/missing", "in", "-", "/dev/null", "in/export.jsonl", "in/bad.jsonl"), argText);
 
@@ -40,8 +47,20 @@ function flag(name: string, value: fc.Arbitrary<string>): fc.Arbitrary<string[]>
 const shared: fc.Arbitrary<string[]>[] = [
   fc.constant(["--json"]),
   flag("tenant", fc.oneof(fc.constant("other"), argText)),
-  flag("data-dir", fc.oneof(fc.nat({ max: 1e9 }).map((n) => `fresh-${n}`), fc.constantFrom("in/file.txt", "/dev/null", "in"))),
-  flag("home", fc.oneof(fc.nat({ max: 1e9 }).map((n) => `home-${n}`), fc.constantFrom("in/file.txt"))),
+  flag(
+    "data-dir",
+    fc.oneof(
+      fc.nat({ max: 1e9 }).map((n) => `fresh-${n}`),
+      fc.constantFrom("in/file.txt", "/dev/null", "in"),
+    ),
+  ),
+  flag(
+    "home",
+    fc.oneof(
+      fc.nat({ max: 1e9 }).map((n) => `home-${n}`),
+      fc.constantFrom("in/file.txt"),
+    ),
+  ),
   flag("config", fc.constantFrom("in/bad.json", "in/missing.json", "in/file.txt", "in/unknown-key.json")),
   flag("token-file", fc.constantFrom("in/file.txt", "in/missing", "in")),
   flag("url", fc.constantFrom("http://127.0.0.1:1", "not a url", "ftp://127.0.0.1/", "http://", "http://127.0.0.1:1/v1")),
@@ -53,28 +72,88 @@ const odd = fc.constantFrom(["--unknown"], ["-x"], ["--"], ["--json=maybe"], ["-
 /** A command's argv: its words, then a shuffle of its own flags, shared flags and oddities. */
 function command(words: string[], own: fc.Arbitrary<string[]>[], positionals: fc.Arbitrary<string[]> = fc.constant([])): fc.Arbitrary<string[]> {
   const pool = fc.oneof(...own.map((a) => ({ weight: 4, arbitrary: a })), ...shared.map((a) => ({ weight: 1, arbitrary: a })), { weight: 1, arbitrary: odd });
-  return fc.tuple(positionals, fc.array(pool, { maxLength: 4 })).chain(([pos, flags]) => fc.shuffledSubarray([...flags, ...(pos.length ? [pos] : [])], { minLength: flags.length + (pos.length ? 1 : 0) }).map((parts) => [...words, ...parts.flat()]));
+  return fc
+    .tuple(positionals, fc.array(pool, { maxLength: 4 }))
+    .chain(([pos, flags]) =>
+      fc
+        .shuffledSubarray([...flags, ...(pos.length ? [pos] : [])], { minLength: flags.length + (pos.length ? 1 : 0) })
+        .map((parts) => [...words, ...parts.flat()]),
+    );
 }
 
 const COMMANDS: Record<string, fc.Arbitrary<string[]>> = {
-  append: command(["append"], [flag("session", nameText), flag("role", roleText), flag("idem-key", argText), flag("meta", fc.oneof(fc.constantFrom("{}", '{"a":1}', "[]", "null", "{", '{"redacted":9}'), argText))], fc.option(argText, { nil: undefined }).map((c) => (c === undefined ? [] : [c]))),
+  append: command(
+    ["append"],
+    [
+      flag("session", nameText),
+      flag("role", roleText),
+      flag("idem-key", argText),
+      flag("meta", fc.oneof(fc.constantFrom("{}", '{"a":1}', "[]", "null", "{", '{"redacted":9}'), argText)),
+    ],
+    fc.option(argText, { nil: undefined }).map((c) => (c === undefined ? [] : [c])),
+  ),
   read: command(["read"], [flag("session", nameText), flag("after", intText), flag("limit", intText)]),
   sessions: command(["sessions"], [flag("prefix", nameText), flag("after", argText), flag("limit", intText)]),
-  search: command(["search"], [flag("session", nameText), flag("prefix", nameText), flag("role", roleText), flag("limit", intText)], fc.oneof(argText, fc.constant("seed")).map((q) => [q])),
-  "fact set": command(["fact", "set"], [flag("idem-key", argText)], fc.tuple(nameText, fc.oneof(argText, fc.constantFrom("1", '{"a":[1]}', "null", "[[[[[[[[[[1]]]]]]]]]]"))).map(([k, v]) => [k, v])),
-  "fact get": command(["fact", "get"], [], nameText.map((k) => [k])),
+  search: command(
+    ["search"],
+    [flag("session", nameText), flag("prefix", nameText), flag("role", roleText), flag("limit", intText)],
+    fc.oneof(argText, fc.constant("seed")).map((q) => [q]),
+  ),
+  "fact set": command(
+    ["fact", "set"],
+    [flag("idem-key", argText)],
+    fc.tuple(nameText, fc.oneof(argText, fc.constantFrom("1", '{"a":[1]}', "null", "[[[[[[[[[[1]]]]]]]]]]"))).map(([k, v]) => [k, v]),
+  ),
+  "fact get": command(
+    ["fact", "get"],
+    [],
+    nameText.map((k) => [k]),
+  ),
   "fact list": command(["fact", "list"], [flag("prefix", nameText), flag("after", argText), flag("limit", intText)]),
-  forget: command(["forget"], [flag("session", nameText), flag("session-prefix", nameText), flag("turn", intText), flag("fact", nameText), flag("fact-prefix", nameText), flag("object", digestText), flag("link", intText), flag("before", fc.oneof(fc.constantFrom("2000-01-01", "2000-01-01T00:00:00Z", "yesterday", "2000-13-45"), argText)), fc.constant(["--dry-run"])]),
-  "object put": command(["object", "put"], [flag("name", argText), flag("type", fc.oneof(fc.constantFrom("text/plain", "image/png", "nope"), argText)), flag("idem-key", argText)], inPath.map((p) => [p])),
-  "object get": command(["object", "get"], [flag("out", outPath)], digestText.map((d) => [d])),
+  forget: command(
+    ["forget"],
+    [
+      flag("session", nameText),
+      flag("session-prefix", nameText),
+      flag("turn", intText),
+      flag("fact", nameText),
+      flag("fact-prefix", nameText),
+      flag("object", digestText),
+      flag("link", intText),
+      flag("before", fc.oneof(fc.constantFrom("2000-01-01", "2000-01-01T00:00:00Z", "yesterday", "2000-13-45"), argText)),
+      fc.constant(["--dry-run"]),
+    ],
+  ),
+  "object put": command(
+    ["object", "put"],
+    [flag("name", argText), flag("type", fc.oneof(fc.constantFrom("text/plain", "image/png", "nope"), argText)), flag("idem-key", argText)],
+    inPath.map((p) => [p]),
+  ),
+  "object get": command(
+    ["object", "get"],
+    [flag("out", outPath)],
+    digestText.map((d) => [d]),
+  ),
   "object list": command(["object", "list"], [flag("after", intText), flag("limit", intText)]),
-  "link add": command(["link", "add"], [flag("title", argText), flag("note", argText), flag("idem-key", argText)], fc.oneof(fc.webUrl(), argText, fc.constantFrom("javascript:x", "file:///etc/passwd")).map((u) => [u])),
+  "link add": command(
+    ["link", "add"],
+    [flag("title", argText), flag("note", argText), flag("idem-key", argText)],
+    fc.oneof(fc.webUrl(), argText, fc.constantFrom("javascript:x", "file:///etc/passwd")).map((u) => [u]),
+  ),
   stats: command(["stats"], []),
   export: command(["export"], [flag("out", outPath)]),
-  import: command(["import"], [], inPath.map((p) => [p])),
+  import: command(
+    ["import"],
+    [],
+    inPath.map((p) => [p]),
+  ),
   "token create": command(["token", "create"], [flag("out", outPath)]),
   "token list": command(["token", "list"], []),
-  "token revoke": command(["token", "revoke"], [], fc.oneof(argText, fc.constant("tok_missing")).map((id) => [id])),
+  "token revoke": command(
+    ["token", "revoke"],
+    [],
+    fc.oneof(argText, fc.constant("tok_missing")).map((id) => [id]),
+  ),
   "capture status": command(["capture", "status"], []),
   version: command(["version"], []),
 };
@@ -148,7 +227,10 @@ describe("CLI door fuzz (I6, I10, D1)", () => {
           // (empty) store exists. It writes no record (checked above); only bad flags must touch nothing.
           const badImportLine = argv[0] === "import" && /^zerodb: line \d+/.test(r.stderr);
           if (r.code === 2 && !badImportLine) expect(tree(box.path), `I6: bad usage is refused before anything touches disk (${context})`).toEqual(files);
-          else expect(tree(join(box.path, "out")), `I6: a failed command leaves no output file (${context})`).toEqual(files.filter((f) => f.startsWith("out/")).map((f) => f.slice(4)));
+          else
+            expect(tree(join(box.path, "out")), `I6: a failed command leaves no output file (${context})`).toEqual(
+              files.filter((f) => f.startsWith("out/")).map((f) => f.slice(4)),
+            );
         }),
         { numRuns: RUNS },
       );

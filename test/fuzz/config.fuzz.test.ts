@@ -17,9 +17,22 @@ import { anyValue, deepJsonText, fuzzRuns, nastyString, notJsonBytes } from "./a
 const RUNS = fuzzRuns(1 / 6);
 
 /** Paths a key may name: inside the sandbox (relative to the working directory), or not paths at all. */
-const pathValue = fc.oneof(fc.constantFrom("data-a", "data-b", "file.txt", "sub/deeper", "./x", ""), fc.integer(), fc.constant(null), fc.array(fc.constant("data-a"), { maxLength: 2 }));
-const urlValue = fc.oneof(fc.constantFrom("http://127.0.0.1:1", "https://127.0.0.1:1/", "ftp://127.0.0.1", "not a url", "http://", ""), fc.integer(), fc.boolean());
-const numberValue = fc.oneof(fc.constantFrom(1023, 1024, 65536, 64 * 1024 * 1024, 64 * 1024 * 1024 + 1, 0, -1, 1.5, 1e308, Number.MAX_SAFE_INTEGER + 2), fc.constant("65536"), fc.constant(null));
+const pathValue = fc.oneof(
+  fc.constantFrom("data-a", "data-b", "file.txt", "sub/deeper", "./x", ""),
+  fc.integer(),
+  fc.constant(null),
+  fc.array(fc.constant("data-a"), { maxLength: 2 }),
+);
+const urlValue = fc.oneof(
+  fc.constantFrom("http://127.0.0.1:1", "https://127.0.0.1:1/", "ftp://127.0.0.1", "not a url", "http://", ""),
+  fc.integer(),
+  fc.boolean(),
+);
+const numberValue = fc.oneof(
+  fc.constantFrom(1023, 1024, 65536, 64 * 1024 * 1024, 64 * 1024 * 1024 + 1, 0, -1, 1.5, 1e308, Number.MAX_SAFE_INTEGER + 2),
+  fc.constant("65536"),
+  fc.constant(null),
+);
 
 /** A config object: known keys with right and wrong values, and unknown keys now and then. */
 const configObject = fc
@@ -34,19 +47,39 @@ const configObject = fc
       max_object_bytes: numberValue,
       spill_root: pathValue,
       capture: fc.oneof(
-        fc.record({ enabled: fc.oneof(fc.boolean(), anyValue), redact: fc.oneof(fc.boolean(), anyValue), max_entries_per_run: fc.oneof(fc.integer({ min: -1, max: 70 }), anyValue) }, { requiredKeys: [] }),
+        fc.record(
+          {
+            enabled: fc.oneof(fc.boolean(), anyValue),
+            redact: fc.oneof(fc.boolean(), anyValue),
+            max_entries_per_run: fc.oneof(fc.integer({ min: -1, max: 70 }), anyValue),
+          },
+          { requiredKeys: [] },
+        ),
         anyValue,
       ),
     },
     { requiredKeys: [] },
   )
-  .chain((rec) => fc.option(fc.dictionary(fc.oneof(fc.constantFrom("data_dri", "Capture", "__proto__", "extra"), nastyString), anyValue, { minKeys: 1, maxKeys: 2 }), { freq: 4 }).map((extra) => ({ ...rec, ...(extra ?? {}) })));
+  .chain((rec) =>
+    fc
+      .option(fc.dictionary(fc.oneof(fc.constantFrom("data_dri", "Capture", "__proto__", "extra"), nastyString), anyValue, { minKeys: 1, maxKeys: 2 }), {
+        freq: 4,
+      })
+      .map((extra) => ({ ...rec, ...(extra ?? {}) })),
+  );
 
 /** The file's bytes. */
 const configFile = fc.oneof(
   { weight: 8, arbitrary: configObject.map((o) => Buffer.from(JSON.stringify(o))) },
   { weight: 1, arbitrary: notJsonBytes.map((b) => Buffer.from(b)) },
-  { weight: 1, arbitrary: fc.oneof(anyValue.map((v) => Buffer.from(JSON.stringify(v) ?? "")), fc.constant(Buffer.from(deepJsonText(100_000, "object"))), fc.constant(Buffer.from(`\ufeff{}`))) },
+  {
+    weight: 1,
+    arbitrary: fc.oneof(
+      anyValue.map((v) => Buffer.from(JSON.stringify(v) ?? "")),
+      fc.constant(Buffer.from(deepJsonText(100_000, "object"))),
+      fc.constant(Buffer.from(`\ufeff{}`)),
+    ),
+  },
 );
 
 describe("config.json fuzz (I6, I10)", () => {
@@ -103,7 +136,10 @@ describe("config.json fuzz (I6, I10)", () => {
           cwd,
           stdin: JSON.stringify({ session_id: "s", transcript_path: join(cwd, "none.jsonl"), cwd, hook_event_name: "Stop" }),
         });
-        expect({ code: hook.code, stdout: hook.stdout }, `7.2: the hook exits 0 with nothing on stdout whatever the config (${context})`).toEqual({ code: 0, stdout: "" });
+        expect({ code: hook.code, stdout: hook.stdout }, `7.2: the hook exits 0 with nothing on stdout whatever the config (${context})`).toEqual({
+          code: 0,
+          stdout: "",
+        });
         expect(readFileSync(file()).equals(bytes), `the config file is never rewritten (${context})`).toBe(true);
         expect(statSync(file()).mtimeMs, `the config file is never touched (${context})`).toBe(mtime);
       }),

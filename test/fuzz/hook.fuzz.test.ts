@@ -23,18 +23,50 @@ const SECRET = "AKIAQX7ZHOOKFUZZ0001";
 
 /** One transcript line: Claude Code's shapes with generated content, or something that is not one. */
 const line: fc.Arbitrary<string> = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(fc.constantFrom("user", "assistant"), nastyString, fc.uuid()).map(([role, text, uuid]) => JSON.stringify({ type: role, uuid, parentUuid: null, sessionId: "s", message: { role, content: `${text} ${WORD} ${SECRET}` } })) },
-  { weight: 2, arbitrary: fc.tuple(fc.uuid(), nastyString).map(([uuid, text]) => JSON.stringify({ type: "assistant", uuid, message: { role: "assistant", id: "m", content: [{ type: "text", text }, { type: "tool_use", id: "t", name: "Bash", input: { command: `${WORD} password=hunter2hunter2` } }, { type: "thinking", thinking: WORD, signature: "x" }] } })) },
-  { weight: 1, arbitrary: fc.tuple(fc.uuid(), fc.jsonValue()).map(([uuid, content]) => JSON.stringify({ type: "user", uuid, message: { role: "user", content } })) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(fc.constantFrom("user", "assistant"), nastyString, fc.uuid())
+      .map(([role, text, uuid]) =>
+        JSON.stringify({ type: role, uuid, parentUuid: null, sessionId: "s", message: { role, content: `${text} ${WORD} ${SECRET}` } }),
+      ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.uuid(), nastyString).map(([uuid, text]) =>
+      JSON.stringify({
+        type: "assistant",
+        uuid,
+        message: {
+          role: "assistant",
+          id: "m",
+          content: [
+            { type: "text", text },
+            { type: "tool_use", id: "t", name: "Bash", input: { command: `${WORD} password=hunter2hunter2` } },
+            { type: "thinking", thinking: WORD, signature: "x" },
+          ],
+        },
+      }),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.uuid(), fc.jsonValue()).map(([uuid, content]) => JSON.stringify({ type: "user", uuid, message: { role: "user", content } })),
+  },
   { weight: 1, arbitrary: fc.jsonValue().map((v) => JSON.stringify({ type: "summary", summary: v })) },
   { weight: 1, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v)) },
-  { weight: 1, arbitrary: fc.constantFrom(1_000, 200_000).map((d) => `{"type":"user","uuid":"deep","message":{"role":"user","content":${deepJsonText(d, "array")}}}`) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(1_000, 200_000).map((d) => `{"type":"user","uuid":"deep","message":{"role":"user","content":${deepJsonText(d, "array")}}}`),
+  },
   { weight: 1, arbitrary: nastyString.map((s) => `${s} ${WORD}`) },
   { weight: 1, arbitrary: fc.constantFrom("", "{", "-----BEGIN RSA PRIVATE KEY-----", `password=${"=".repeat(5000)}`, `${"Bearer ".repeat(2000)}x`) },
 );
 
 /** A transcript: lines joined by newlines, the last one sometimes left partial. */
-const transcript = fc.tuple(fc.array(line, { maxLength: 8 }), fc.boolean()).map(([lines, partial]) => lines.join("\n") + (partial || lines.length === 0 ? "" : "\n"));
+const transcript = fc
+  .tuple(fc.array(line, { maxLength: 8 }), fc.boolean())
+  .map(([lines, partial]) => lines.join("\n") + (partial || lines.length === 0 ? "" : "\n"));
 
 /** What the event's transcript_path names. */
 const transcriptPath = fc.oneof(
@@ -61,7 +93,12 @@ const event = fc.record(
 
 /** The hook's stdin. */
 const stdin = fc.oneof(
-  { weight: 8, arbitrary: fc.tuple(event, fc.option(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 2 }), { freq: 4 })).map(([e, extra]) => ({ kind: "event" as const, value: { ...extra, ...e } })) },
+  {
+    weight: 8,
+    arbitrary: fc
+      .tuple(event, fc.option(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 2 }), { freq: 4 }))
+      .map(([e, extra]) => ({ kind: "event" as const, value: { ...extra, ...e } })),
+  },
   { weight: 1, arbitrary: notJsonBytes.map((bytes) => ({ kind: "bytes" as const, value: bytes })) },
   { weight: 1, arbitrary: fc.jsonValue().map((value) => ({ kind: "json" as const, value })) },
   // Past the 1 MiB the hook reads (HOOK_INPUT_MAX_BYTES).
@@ -75,7 +112,9 @@ describe("hook claude-code fuzz (7.2, I10)", () => {
   const log = () => join(box.path, "zerodb", "logs", "capture.log");
   const logLines = () => {
     try {
-      return readFileSync(log(), "utf8").split("\n").filter((l) => l !== "");
+      return readFileSync(log(), "utf8")
+        .split("\n")
+        .filter((l) => l !== "");
     } catch {
       return [];
     }
@@ -116,7 +155,9 @@ describe("hook claude-code fuzz (7.2, I10)", () => {
           const doc = JSON.parse(out[0]!);
           expect(Object.keys(doc), `7.2: only hookSpecificOutput (${context})`).toEqual(["hookSpecificOutput"]);
           expect(doc.hookSpecificOutput.hookEventName, `7.2: only SessionStart prints (${context})`).toBe("SessionStart");
-          expect(Buffer.byteLength(doc.hookSpecificOutput.additionalContext, "utf8"), `7.2: additionalContext at most 8 KiB (${context})`).toBeLessThanOrEqual(8192);
+          expect(Buffer.byteLength(doc.hookSpecificOutput.additionalContext, "utf8"), `7.2: additionalContext at most 8 KiB (${context})`).toBeLessThanOrEqual(
+            8192,
+          );
         }
         const after = logLines();
         expect(after.length - before, `7.2: at most one capture.log line per run (${context})`).toBeLessThanOrEqual(1);

@@ -39,20 +39,36 @@ function setPath(rec: unknown, path: string, value: unknown): Record<string, unk
 
 /** A JSON route's body: usually the operation's near-valid input, sometimes a hostile value at a field's path, or no JSON at all. */
 function jsonBody(input: fc.Arbitrary<unknown>, fields: string[]): fc.Arbitrary<string | Uint8Array> {
-  const injected = fc
-    .tuple(input, fc.constantFrom(...fields), fc.oneof(anyValue, deepValue))
-    .map(([rec, field, v]) => jsonText(setPath(rec, field, v)));
-  return fc.oneof({ weight: 6, arbitrary: input.map(jsonText) }, { weight: 2, arbitrary: injected }, { weight: 1, arbitrary: hostileValue.map(jsonText) }, { weight: 1, arbitrary: notJsonBytes });
+  const injected = fc.tuple(input, fc.constantFrom(...fields), fc.oneof(anyValue, deepValue)).map(([rec, field, v]) => jsonText(setPath(rec, field, v)));
+  return fc.oneof(
+    { weight: 6, arbitrary: input.map(jsonText) },
+    { weight: 2, arbitrary: injected },
+    { weight: 1, arbitrary: hostileValue.map(jsonText) },
+    { weight: 1, arbitrary: notJsonBytes },
+  );
 }
 
 /** Content types a JSON route may be sent. */
 const jsonType = fc.oneof(
   { weight: 8, arbitrary: fc.constant("application/json") },
-  { weight: 1, arbitrary: fc.constantFrom("text/plain", "application/json; charset=latin1", "application/json; charset=utf-8", "", "application/x-www-form-urlencoded", "APPLICATION/JSON") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "text/plain",
+      "application/json; charset=latin1",
+      "application/json; charset=utf-8",
+      "",
+      "application/x-www-form-urlencoded",
+      "APPLICATION/JSON",
+    ),
+  },
 );
 
 /** A header value fetch accepts (visible ASCII), built from a nasty string. */
-const headerValue = fc.oneof(nastyString.map((s) => encodeURIComponent(s.toWellFormed()).slice(0, 300)), fc.constantFrom("%", "%ff", "%E0%80", "", " ", "a".repeat(300)));
+const headerValue = fc.oneof(
+  nastyString.map((s) => encodeURIComponent(s.toWellFormed()).slice(0, 300)),
+  fc.constantFrom("%", "%ff", "%E0%80", "", " ", "a".repeat(300)),
+);
 
 /** A path segment under /v1/facts/: encoded nasty strings, raw broken escapes, several segments. */
 const factPath = fc.oneof(
@@ -64,11 +80,26 @@ const factPath = fc.oneof(
 const digest = fc.oneof(
   fc.constant("SEED"),
   fc.stringMatching(/^[0-9a-f]{64}$/).map((h) => `sha256:${h}`),
-  fc.constantFrom("sha256:", "sha256:ZZ", "SHA256:" + "0".repeat(64), "sha256:" + "0".repeat(63), "sha256%3A" + "a".repeat(64), "..", "%2e%2e", "sha256:" + "A".repeat(64)),
+  fc.constantFrom(
+    "sha256:",
+    "sha256:ZZ",
+    `SHA256:${"0".repeat(64)}`,
+    `sha256:${"0".repeat(63)}`,
+    `sha256%3A${"a".repeat(64)}`,
+    "..",
+    "%2e%2e",
+    `sha256:${"A".repeat(64)}`,
+  ),
   queryComponent,
 );
 
-const range = fc.option(fc.oneof(fc.constantFrom("bytes=0-0", "bytes=-1", "bytes=5-2", "bytes=0-", "bytes=-0", "bytes=999999-", "bytes=0-1,2-3", "items=0-1", "bytes=abc"), headerValue), { nil: undefined });
+const range = fc.option(
+  fc.oneof(
+    fc.constantFrom("bytes=0-0", "bytes=-1", "bytes=5-2", "bytes=0-", "bytes=-0", "bytes=999999-", "bytes=0-1,2-3", "items=0-1", "bytes=abc"),
+    headerValue,
+  ),
+  { nil: undefined },
+);
 
 /** Every route of DESIGN.md 6.1 (and some that are not routes), as request generators. */
 const ROUTES: Record<string, fc.Arbitrary<Req>> = {
@@ -80,7 +111,15 @@ const ROUTES: Record<string, fc.Arbitrary<Req>> = {
   "GET /v1/sessions": queryString(["prefix", "after", "limit"]).map((q) => ({ method: "GET", path: `/v1/sessions${q}` })),
   "GET /v1/search": queryString(["q", "session", "prefix", "role", "limit"]).map((q) => ({ method: "GET", path: `/v1/search${q}` })),
   "PUT /v1/facts/<key>": fc
-    .tuple(factPath, jsonBody(inputs.factSet.map(({ key: _k, ...rest }) => rest), ["value", "idem_key", "key"]), jsonType, queryString([]))
+    .tuple(
+      factPath,
+      jsonBody(
+        inputs.factSet.map(({ key: _k, ...rest }) => rest),
+        ["value", "idem_key", "key"],
+      ),
+      jsonType,
+      queryString([]),
+    )
     .map(([key, body, type, q]) => ({ method: "PUT", path: `/v1/facts/${key}${q}`, headers: { "content-type": type }, body })),
   "GET /v1/facts/<key>": fc.tuple(factPath, queryString([])).map(([key, q]) => ({ method: "GET", path: `/v1/facts/${key}${q}` })),
   "GET /v1/facts": queryString(["prefix", "after", "limit"]).map((q) => ({ method: "GET", path: `/v1/facts${q}` })),
@@ -91,7 +130,15 @@ const ROUTES: Record<string, fc.Arbitrary<Req>> = {
   "POST /v1/links": fc
     .tuple(
       jsonBody(
-        fc.record({ url: fc.oneof(fc.webUrl(), nastyString, fc.constantFrom("javascript:alert(1)", "file:///etc/passwd", "http://", "ftp://x.y/")), title: nastyString, note: nastyString, idem_key: nastyString }, { requiredKeys: [] }),
+        fc.record(
+          {
+            url: fc.oneof(fc.webUrl(), nastyString, fc.constantFrom("javascript:alert(1)", "file:///etc/passwd", "http://", "ftp://x.y/")),
+            title: nastyString,
+            note: nastyString,
+            idem_key: nastyString,
+          },
+          { requiredKeys: [] },
+        ),
         ["url", "title", "note"],
       ),
       jsonType,
@@ -111,7 +158,11 @@ const ROUTES: Record<string, fc.Arbitrary<Req>> = {
     .map((r) => ({
       method: "PUT",
       path: `/v1/objects${r.q}`,
-      headers: { ...(r.type !== undefined ? { "content-type": r.type } : {}), ...(r.name !== undefined ? { "x-zerodb-name": r.name } : {}), ...(r.idem !== undefined ? { "idempotency-key": r.idem } : {}) },
+      headers: {
+        ...(r.type !== undefined ? { "content-type": r.type } : {}),
+        ...(r.name !== undefined ? { "x-zerodb-name": r.name } : {}),
+        ...(r.idem !== undefined ? { "idempotency-key": r.idem } : {}),
+      },
       body: r.body,
     })),
   "GET /v1/objects": queryString(["after", "limit"]).map((q) => ({ method: "GET", path: `/v1/objects${q}` })),
@@ -119,7 +170,11 @@ const ROUTES: Record<string, fc.Arbitrary<Req>> = {
     .tuple(fc.constantFrom("GET", "HEAD"), digest, range, queryString([]))
     .map(([method, d, r, q]): Req => ({ method, path: `/v1/objects/${d}${q}`, headers: r === undefined ? {} : { range: r } })),
   "other methods and paths": fc
-    .tuple(fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"), fc.constantFrom("/v1/turns", "/v1/facts", "/v1/facts/", "/v1/objects/", "/v1/", "/v1", "/", "/healthz", "/v2/turns", "/v1/forget/x"), queryString(["q"]))
+    .tuple(
+      fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"),
+      fc.constantFrom("/v1/turns", "/v1/facts", "/v1/facts/", "/v1/objects/", "/v1/", "/v1", "/", "/healthz", "/v2/turns", "/v1/forget/x"),
+      queryString(["q"]),
+    )
     .map(([method, path, q]) => ({ method, path: `${path}${q}` })),
 };
 
@@ -137,7 +192,11 @@ describe("HTTP door fuzz (I6, I10)", () => {
     server = await startServer(dir.path);
     const auth = { authorization: `Bearer ${token}` };
     const json = { ...auth, "content-type": "application/json" };
-    await fetch(`${server.url}/v1/turns`, { method: "POST", headers: json, body: JSON.stringify({ session: "s", entries: [{ role: "note", content: "seed alpha", idem_key: "k" }] }) });
+    await fetch(`${server.url}/v1/turns`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ session: "s", entries: [{ role: "note", content: "seed alpha", idem_key: "k" }] }),
+    });
     await fetch(`${server.url}/v1/facts/seed`, { method: "PUT", headers: json, body: JSON.stringify({ value: 1 }) });
     const put = await fetch(`${server.url}/v1/objects`, { method: "PUT", headers: { ...auth, "content-type": "text/plain" }, body: "seed object" });
     seedDigest = ((await put.json()) as { object: string }).object;
@@ -181,7 +240,10 @@ describe("HTTP door fuzz (I6, I10)", () => {
 
   for (const [route, arb] of Object.entries(ROUTES)) {
     test(`${route}: ${RUNS} generated requests, never a 500, every refusal named and written nowhere (I6, I10)`, async () => {
-      const auth = fc.oneof({ weight: 18, arbitrary: fc.constant("token" as const) }, { weight: 1, arbitrary: fc.constantFrom("none" as const, "wrong" as const) });
+      const auth = fc.oneof(
+        { weight: 18, arbitrary: fc.constant("token" as const) },
+        { weight: 1, arbitrary: fc.constantFrom("none" as const, "wrong" as const) },
+      );
       await fc.assert(
         fc.asyncProperty(arb, auth, (req, a) => check(req, a)),
         { numRuns: RUNS },

@@ -43,35 +43,85 @@ function withExtras(rec: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<Re
 /** Paths an object tool may be given: inside the root, outside it, through a symlink, or nonsense. */
 const filePath = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom("seed.txt", "sub/seed.txt", "missing.txt", "sub", ".", "") },
-  { weight: 3, arbitrary: fc.constantFrom("../outside/secret.txt", "link-out/secret.txt", "link-file", "/etc/hostname", "sub/../../outside/secret.txt", "./seed.txt", "sub//seed.txt") },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      "../outside/secret.txt",
+      "link-out/secret.txt",
+      "link-file",
+      "/etc/hostname",
+      "sub/../../outside/secret.txt",
+      "./seed.txt",
+      "sub//seed.txt",
+    ),
+  },
   { weight: 2, arbitrary: nastyString },
 );
 /** Destinations for object_get: new files, existing ones, outside ones. */
 const newPath = fc.oneof(
   { weight: 3, arbitrary: fc.nat({ max: 1e9 }).map((n) => `out-${n}.bin`) },
-  { weight: 3, arbitrary: fc.constantFrom("seed.txt", "../outside/new.bin", "link-out/new.bin", "link-file", "/tmp/zerodb-fuzz-escape.bin", "missing-dir/new.bin", "sub") },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom("seed.txt", "../outside/new.bin", "link-out/new.bin", "link-file", "/tmp/zerodb-fuzz-escape.bin", "missing-dir/new.bin", "sub"),
+  },
   { weight: 1, arbitrary: nastyString },
 );
-const digest = fc.oneof(fc.constant("SEED"), fc.constant("IMAGE"), fc.stringMatching(/^[0-9a-f]{64}$/).map((h) => `sha256:${h}`), nastyString);
+const digest = fc.oneof(
+  fc.constant("SEED"),
+  fc.constant("IMAGE"),
+  fc.stringMatching(/^[0-9a-f]{64}$/).map((h) => `sha256:${h}`),
+  nastyString,
+);
 
 /** Argument generators per tool (the store fuzz's near-valid inputs where the tool takes an operation's input). */
 const TOOLS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   remember: withExtras(
     fc.record(
-      { content: maybe(fc.string()), role: maybe(fc.constantFrom("user", "assistant", "tool", "system", "note")), session: maybe(fc.constantFrom("s", "p/a", "é/ü")), meta: maybe(fc.dictionary(fc.string(), fc.jsonValue())), idem_key: maybe(fc.string({ minLength: 1, maxLength: 8 })) },
+      {
+        content: maybe(fc.string()),
+        role: maybe(fc.constantFrom("user", "assistant", "tool", "system", "note")),
+        session: maybe(fc.constantFrom("s", "p/a", "é/ü")),
+        meta: maybe(fc.dictionary(fc.string(), fc.jsonValue())),
+        idem_key: maybe(fc.string({ minLength: 1, maxLength: 8 })),
+      },
       { requiredKeys: [] },
     ),
   ),
   recall: inputs.read.map((r) => ({ ...r })),
   search: inputs.search.map((r) => ({ ...r })),
   sessions: inputs.sessions.map((r) => ({ ...r })),
-  fact_set: withExtras(fc.record({ key: maybe(fc.constantFrom("k", "p/a", "seed")), value: fc.oneof(anyValue, deepObject), idem_key: maybe(fc.string({ minLength: 1, maxLength: 8 })) }, { requiredKeys: [] })),
+  fact_set: withExtras(
+    fc.record(
+      { key: maybe(fc.constantFrom("k", "p/a", "seed")), value: fc.oneof(anyValue, deepObject), idem_key: maybe(fc.string({ minLength: 1, maxLength: 8 })) },
+      { requiredKeys: [] },
+    ),
+  ),
   fact_get: inputs.factGet.map((r) => ({ ...r })),
   fact_list: inputs.factList.map((r) => ({ ...r })),
   forget: inputs.forget.map((r) => ({ ...r })),
-  object_put: withExtras(fc.record({ path: maybe(filePath), name: maybe(nastyString), type: maybe(fc.constantFrom("text/plain", "image/png", "nope", "a/b; x=1")), idem_key: maybe(fc.string({ minLength: 1, maxLength: 8 })) }, { requiredKeys: [] })),
+  object_put: withExtras(
+    fc.record(
+      {
+        path: maybe(filePath),
+        name: maybe(nastyString),
+        type: maybe(fc.constantFrom("text/plain", "image/png", "nope", "a/b; x=1")),
+        idem_key: maybe(fc.string({ minLength: 1, maxLength: 8 })),
+      },
+      { requiredKeys: [] },
+    ),
+  ),
   object_get: withExtras(fc.record({ object: maybe(digest), path: maybe(newPath) }, { requiredKeys: [] })),
-  link_add: withExtras(fc.record({ url: maybe(fc.oneof(fc.webUrl(), fc.constantFrom("javascript:alert(1)", "file:///etc/passwd", "http://"))), title: maybe(nastyString), note: maybe(nastyString), idem_key: maybe(nastyString) }, { requiredKeys: [] })),
+  link_add: withExtras(
+    fc.record(
+      {
+        url: maybe(fc.oneof(fc.webUrl(), fc.constantFrom("javascript:alert(1)", "file:///etc/passwd", "http://"))),
+        title: maybe(nastyString),
+        note: maybe(nastyString),
+        idem_key: maybe(nastyString),
+      },
+      { requiredKeys: [] },
+    ),
+  ),
   stats: withExtras(fc.constant({})),
 };
 
@@ -127,7 +177,7 @@ describe("MCP door fuzz (I6, I10, section 8)", () => {
           }
           cases++;
           if (r.isError) {
-            const err = expectErrorDoc(r.structuredContent, context, { forbidden: [tmp.path + "/zerodb"] });
+            const err = expectErrorDoc(r.structuredContent, context, { forbidden: [`${tmp.path}/zerodb`] });
             const text = r.content[0]?.type === "text" ? r.content[0].text : "";
             expect(text.startsWith(`${err.code}: `), `I6: the text starts with the code (${context})`).toBe(true);
             if (err.field) expect(text.includes(err.field), `I6: the text names the field (${context})`).toBe(true);
@@ -143,7 +193,12 @@ describe("MCP door fuzz (I6, I10, section 8)", () => {
   test("raw JSON-RPC lines the SDK client would never send (deep nesting, garbage, wrong shapes): every answer is a result or a JSON-RPC error, and the server keeps serving (I6, I10)", async () => {
     const deep = deepJsonText(200_000, "object");
     const lines = [
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }),
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+      }),
       JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
       `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fact_set","arguments":{"key":"k","value":${deep}}}}`,
       `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"remember","arguments":{"content":"x","meta":${deep}}}}`,
@@ -159,11 +214,22 @@ describe("MCP door fuzz (I6, I10, section 8)", () => {
     const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     cases += lines.length;
     expect(code, "the server ends cleanly at EOF").toBe(0);
-    const answers = stdout.trim().split("\n").map((l) => JSON.parse(l) as { id?: number; result?: CallToolResult; error?: unknown });
-    expect(answers.map((a) => a.id).filter((id) => id !== undefined).sort((a, b) => a! - b!), "every request with an id is answered").toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const answers = stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id?: number; result?: CallToolResult; error?: unknown });
+    expect(
+      answers
+        .map((a) => a.id)
+        .filter((id) => id !== undefined)
+        .sort((a, b) => a! - b!),
+      "every request with an id is answered",
+    ).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     for (const a of answers) expect(a.result !== undefined || a.error !== undefined, `a result or an error: ${JSON.stringify(a).slice(0, 200)}`).toBe(true);
     const byId = new Map(answers.map((a) => [a.id, a]));
-    expect(byId.get(2)?.result?.structuredContent, "I6: the deep value is refused naming it").toEqual({ error: { code: "invalid_input", message: expect.stringContaining("nests deeper"), field: "value" } });
+    expect(byId.get(2)?.result?.structuredContent, "I6: the deep value is refused naming it").toEqual({
+      error: { code: "invalid_input", message: expect.stringContaining("nests deeper"), field: "value" },
+    });
     expect((byId.get(3)?.result?.structuredContent as any)?.error?.field, "I6: the deep meta is refused naming it").toBe("meta");
     expect(byId.get(8)?.result?.isError, "the server still serves").toBeUndefined();
     expect(stderr, "I10: no stack or internals on stderr").not.toMatch(INTERNALS);
@@ -175,6 +241,9 @@ describe("MCP door fuzz (I6, I10, section 8)", () => {
     expect(mcp.stderr(), "I10: no internals on stderr").not.toMatch(INTERNALS);
     expect(mcp.stderr(), "I10: no internal error").not.toMatch(/internal error/);
     expect(integrity(dataDir())).toBe("ok");
-    expect(readdirSync("/tmp").filter((f) => f.startsWith("zerodb-fuzz-escape")), "section 8: nothing written outside the roots").toEqual([]);
+    expect(
+      readdirSync("/tmp").filter((f) => f.startsWith("zerodb-fuzz-escape")),
+      "section 8: nothing written outside the roots",
+    ).toEqual([]);
   });
 });

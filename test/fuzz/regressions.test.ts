@@ -41,7 +41,10 @@ describe("regressions found by the door fuzz", () => {
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body: `{"value":${deepJsonText(200_000, "object")}}`,
     });
-    expect({ status: res.status, body: await res.json() }).toEqual({ status: 400, body: { error: { code: "invalid_input", message: expect.stringContaining("nests deeper"), field: "value" } } });
+    expect({ status: res.status, body: await res.json() }).toEqual({
+      status: 400,
+      body: { error: { code: "invalid_input", message: expect.stringContaining("nests deeper"), field: "value" } },
+    });
     store.close();
   });
 
@@ -52,7 +55,11 @@ describe("regressions found by the door fuzz", () => {
     const app = createApp({ store });
     for (const path of ["/v1/facts?=0", "/v1/sessions?&=%", "/v1/whoami?=", "/v1/search?q=a&="]) {
       const res = await app.request(path, { headers: { authorization: `Bearer ${token}` } });
-      expect({ path, status: res.status, body: await res.json() }).toEqual({ path, status: 400, body: { error: { code: "invalid_input", message: "query: a parameter has no name", field: "query" } } });
+      expect({ path, status: res.status, body: await res.json() }).toEqual({
+        path,
+        status: 400,
+        body: { error: { code: "invalid_input", message: "query: a parameter has no name", field: "query" } },
+      });
     }
     store.close();
   });
@@ -68,7 +75,12 @@ describe("regressions found by the door fuzz", () => {
     ];
     for (const [argv, field] of cases) {
       const r = await runZ(argv, { home: home.path });
-      expect({ argv, code: r.code, field: JSON.parse(r.stdout).error.field, lines: r.stderr.trim().split("\n").length }).toEqual({ argv, code: 2, field, lines: 1 });
+      expect({ argv, code: r.code, field: JSON.parse(r.stdout).error.field, lines: r.stderr.trim().split("\n").length }).toEqual({
+        argv,
+        code: 2,
+        field,
+        lines: 1,
+      });
     }
   });
 
@@ -106,7 +118,10 @@ describe("regressions found by the door fuzz", () => {
     writeFileSync(join(box.path, "file.txt"), "x");
     // --config elsewhere, so the home is first met when it is created.
     const asHome = await runZ(["fact", "get", "k", "--home", "file.txt", "--config", "missing.json", "--json"], { home: box.path });
-    expect({ code: asHome.code, error: JSON.parse(asHome.stdout).error }).toEqual({ code: 2, error: { code: "invalid_input", message: expect.stringContaining("is not a directory"), field: "home" } });
+    expect({ code: asHome.code, error: JSON.parse(asHome.stdout).error }).toEqual({
+      code: 2,
+      error: { code: "invalid_input", message: expect.stringContaining("is not a directory"), field: "home" },
+    });
     const asData = await runZ(["stats", "--data-dir", "file.txt", "--json"], { home: box.path });
     expect(asData.code).not.toBe(0);
     expect(asData.stderr).not.toContain("internal error");
@@ -118,12 +133,15 @@ describe("regressions found by the door fuzz", () => {
     mkdirSync(work);
     const transcript = join(box.path, "t.jsonl");
     const msg = (uuid: string, content: string) => JSON.stringify({ type: "user", uuid, parentUuid: null, message: { role: "user", content } });
-    writeFileSync(transcript, [msg("u1", "before the deep line"), `{"type":"weird","x":${deepJsonText(100_000, "object")}}`, msg("u2", "after the deep line"), ""].join("\n"));
+    writeFileSync(
+      transcript,
+      [msg("u1", "before the deep line"), `{"type":"weird","x":${deepJsonText(100_000, "object")}}`, msg("u2", "after the deep line"), ""].join("\n"),
+    );
     const event = JSON.stringify({ session_id: "s1", transcript_path: transcript, cwd: work, hook_event_name: "Stop" });
     const r = await runZ(["hook", "claude-code"], { home: box.path, stdin: event });
     expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 0, stdout: "", stderr: "" });
     expect(existsSync(join(box.path, "zerodb", "logs", "capture.log"))).toBe(false);
-    const hits = await runJson<{ hits: unknown[] }>(["search", "\"after the deep line\""], { home: box.path });
+    const hits = await runJson<{ hits: unknown[] }>(["search", '"after the deep line"'], { home: box.path });
     expect(hits.hits).toHaveLength(1);
   });
 
@@ -149,9 +167,17 @@ describe("regressions found by the door fuzz", () => {
     const digest = (await runJson<{ object: string }>(["object", "put", "in.bin"], { home: box.path })).object;
     const tooLong = "é".repeat(128);
     const long = "é".repeat(120);
-    for (const argv of [["object", "get", digest, "--out"], ["export", "--out"], ["token", "create", "--tenant", "t", "--out"]]) {
+    for (const argv of [
+      ["object", "get", digest, "--out"],
+      ["export", "--out"],
+      ["token", "create", "--tenant", "t", "--out"],
+    ]) {
       const r = await runZ([...argv, tooLong, "--json"], { home: box.path });
-      expect({ argv, code: r.code, error: JSON.parse(r.stdout).error }).toEqual({ argv, code: 2, error: { code: "invalid_input", message: expect.stringContaining("over the 255"), field: "out" } });
+      expect({ argv, code: r.code, error: JSON.parse(r.stdout).error }).toEqual({
+        argv,
+        code: 2,
+        error: { code: "invalid_input", message: expect.stringContaining("over the 255"), field: "out" },
+      });
       const ok = await runZ([...argv, `${long}-${argv[0]}`], { home: box.path });
       expect({ argv, code: ok.code, stderr: ok.stderr.includes("internal") }).toEqual({ argv, code: 0, stderr: false });
     }

@@ -35,7 +35,7 @@ describe.each(Object.keys(TARGETS))("errors (%s)", (name) => {
       { authorization: `Basic ${btoa("alice:pw")}` },
       { authorization: "Bearer" },
       { authorization: `Bearer ${tok}x` },
-      { authorization: `Bearer ${"zdb_" + "A".repeat(43)}` },
+      { authorization: `Bearer ${`zdb_${"A".repeat(43)}`}` },
       { authorization: `Bearer ${t.tokens.revoked}` },
     ];
     const answers = await Promise.all(headers.map((h) => t.send("/v1/whoami", h ? { headers: h } : {})));
@@ -54,12 +54,12 @@ describe.each(Object.keys(TARGETS))("errors (%s)", (name) => {
   });
 
   test("400 for JSON that is not JSON, not UTF-8, or not an object", async () => {
-    expect(await post("/v1/turns", "{\"session\": ")).toEqual(error(400, "invalid_input", "body"));
+    expect(await post("/v1/turns", '{"session": ')).toEqual(error(400, "invalid_input", "body"));
     const badUtf8 = new Uint8Array([...Buffer.from('{"session":"s","entries":[{"role":"note","content":"'), 0xff, 0xfe, ...Buffer.from('"}]}')]);
     expect(await post("/v1/turns", badUtf8)).toEqual(error(400, "invalid_input", "body"));
     expect(await post("/v1/turns", "")).toEqual(error(400, "invalid_input", "body"));
     expect(await post("/v1/turns", "[1, 2]")).toEqual(error(400, "invalid_input", "input"));
-    expect(await post("/v1/facts/k", "\"just a string\"", "application/json", "PUT")).toEqual(error(400, "invalid_input", "body"));
+    expect(await post("/v1/facts/k", '"just a string"', "application/json", "PUT")).toEqual(error(400, "invalid_input", "body"));
   });
 
   test("400 naming the field: unknown fields, bad values, huge numbers", async () => {
@@ -154,7 +154,9 @@ describe.each(Object.keys(TARGETS))("errors (%s)", (name) => {
       error(415, "unsupported_media_type", "content-type"),
     );
     // The same body with a JSON type (and an explicit UTF-8 charset) is fine.
-    expect((await post("/v1/turns", JSON.stringify({ session: "ok", entries: [{ role: "note", content: "x" }] }), "Application/JSON; charset=UTF-8")).status).toBe(200);
+    expect(
+      (await post("/v1/turns", JSON.stringify({ session: "ok", entries: [{ role: "note", content: "x" }] }), "Application/JSON; charset=UTF-8")).status,
+    ).toBe(200);
   });
 
   test("nothing was written by any refused request", async () => {

@@ -29,7 +29,12 @@ describe("tenant isolation", () => {
 
     // Alice's data: turns in two sessions, facts, an idempotency key, a forget.
     const appended = JSON.parse(
-      (await call(alice, "/v1/turns", { method: "POST", json: { session: "secret/plans", entries: [{ role: "user", content: "launch the falcon project", idem_key: "alice-1" }] } })).text,
+      (
+        await call(alice, "/v1/turns", {
+          method: "POST",
+          json: { session: "secret/plans", entries: [{ role: "user", content: "launch the falcon project", idem_key: "alice-1" }] },
+        })
+      ).text,
     );
     await call(alice, "/v1/turns", { method: "POST", json: { session: "secret/other", entries: [{ role: "note", content: "falcon budget" }] } });
     await call(alice, "/v1/facts/secret/code", { method: "PUT", json: { value: "1234" } });
@@ -65,7 +70,10 @@ describe("tenant isolation", () => {
     expect(bobStats).toMatchObject({ tenant: "bob", last_lsn: 0, turns: { count: 0, bytes: 0 }, sessions: 0, facts: { count: 0, bytes: 0 }, forgets: 0 });
 
     // Bob may use the idempotency key alice used: keys are per tenant, so it is new to him.
-    const bobWrite = await call(bob, "/v1/turns", { method: "POST", json: { session: "secret/plans", entries: [{ role: "user", content: "different words", idem_key: "alice-1" }] } });
+    const bobWrite = await call(bob, "/v1/turns", {
+      method: "POST",
+      json: { session: "secret/plans", entries: [{ role: "user", content: "different words", idem_key: "alice-1" }] },
+    });
     expect(bobWrite.status).toBe(200);
     expect(JSON.parse(bobWrite.text).entries[0].duplicate).toBe(false);
     // Bob's real forget of "his" session hides only his own turn; alice's stays.

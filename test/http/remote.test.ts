@@ -107,7 +107,9 @@ describe("remote mode", () => {
 
     const otherTenant = await run(["--url", server.url, "--tenant", "bob", "--json"], { ZERODB_TOKEN: token });
     expect(otherTenant.code).toBe(1);
-    expect(JSON.parse(otherTenant.stdout)).toEqual({ error: { code: "unauthorized", message: "tenant: the token acts in tenant alice, not bob", field: "tenant" } });
+    expect(JSON.parse(otherTenant.stdout)).toEqual({
+      error: { code: "unauthorized", message: "tenant: the token acts in tenant alice, not bob", field: "tenant" },
+    });
 
     const missingFile = await run(["--url", server.url, "--token-file", join(client.path, "nope")]);
     expect(missingFile.code).toBe(2);
@@ -119,6 +121,10 @@ describe("remote mode", () => {
     const port = new URL(server.url).port;
     expect(await server.stop()).toBe(0);
     const down = await run(["--url", `http://127.0.0.1:${port}`], { ZERODB_TOKEN: token });
-    expect(down).toEqual({ code: 1, stdout: "", stderr: `zerodb: cannot reach the zerodb server at http://127.0.0.1:${port}: is \`zerodb serve\` running there?\n` });
+    expect(down).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `zerodb: cannot reach the zerodb server at http://127.0.0.1:${port}: is \`zerodb serve\` running there?\n`,
+    });
   });
 });

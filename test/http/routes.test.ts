@@ -41,7 +41,10 @@ describe.each(Object.keys(TARGETS))("routes (%s)", (name) => {
     expect(appended.body.entries.map((e: { duplicate: boolean }) => e.duplicate)).toEqual([false, false, false]);
     expect(lsns[1]).toBeGreaterThan(lsns[0]);
 
-    const retry = await send("POST", "/v1/turns", { session: "proj/notes", entries: [{ role: "assistant", content: "noted: deploy key in vault", idem_key: "k1" }] });
+    const retry = await send("POST", "/v1/turns", {
+      session: "proj/notes",
+      entries: [{ role: "assistant", content: "noted: deploy key in vault", idem_key: "k1" }],
+    });
     expect(retry).toEqual({ status: 200, body: { entries: [{ lsn: lsns[1], duplicate: true }] } });
 
     const page1 = await get("/v1/turns?session=proj%2Fnotes&limit=2");
@@ -57,10 +60,19 @@ describe.each(Object.keys(TARGETS))("routes (%s)", (name) => {
 
   test("GET /v1/sessions lists by prefix and pages", async () => {
     await send("POST", "/v1/turns", { session: "list/a", entries: [{ role: "note", content: "one" }] });
-    await send("POST", "/v1/turns", { session: "list/b", entries: [{ role: "note", content: "two" }, { role: "note", content: "three" }] });
+    await send("POST", "/v1/turns", {
+      session: "list/b",
+      entries: [
+        { role: "note", content: "two" },
+        { role: "note", content: "three" },
+      ],
+    });
     const all = await get("/v1/sessions?prefix=list%2F");
     expect(all.status).toBe(200);
-    expect(all.body.sessions.map((s: { name: string; turns: number }) => [s.name, s.turns])).toEqual([["list/a", 1], ["list/b", 2]]);
+    expect(all.body.sessions.map((s: { name: string; turns: number }) => [s.name, s.turns])).toEqual([
+      ["list/a", 1],
+      ["list/b", 2],
+    ]);
     const first = await get("/v1/sessions?prefix=list/&limit=1");
     expect(first.body).toMatchObject({ sessions: [{ name: "list/a" }], next: "list/a" });
     const second = await get(`/v1/sessions?prefix=list/&after=${encodeURIComponent(first.body.next)}`);
@@ -112,7 +124,13 @@ describe.each(Object.keys(TARGETS))("routes (%s)", (name) => {
   });
 
   test("POST /v1/forget counts with dry_run, then hides", async () => {
-    await send("POST", "/v1/turns", { session: "forget/me", entries: [{ role: "note", content: "secret one" }, { role: "note", content: "secret two" }] });
+    await send("POST", "/v1/turns", {
+      session: "forget/me",
+      entries: [
+        { role: "note", content: "secret one" },
+        { role: "note", content: "secret two" },
+      ],
+    });
     const dry = await send("POST", "/v1/forget", { selector: { session: "forget/me" }, dry_run: true });
     expect(dry).toEqual({ status: 200, body: { lsn: null, hidden: 2, dry_run: true } });
     expect((await get("/v1/turns?session=forget/me")).body.turns).toHaveLength(2);

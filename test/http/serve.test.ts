@@ -16,13 +16,21 @@ describe("zerodb serve", () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     await fetch(`${server.url}/healthz`);
-    await fetch(`${server.url}/v1/turns`, { method: "POST", headers, body: JSON.stringify({ session: "private/name", entries: [{ role: "note", content: "body words" }] }) });
+    await fetch(`${server.url}/v1/turns`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ session: "private/name", entries: [{ role: "note", content: "body words" }] }),
+    });
     await fetch(`${server.url}/v1/facts/hidden/key`, { method: "PUT", headers, body: JSON.stringify({ value: "fact value" }) });
     await fetch(`${server.url}/v1/facts/hidden/key`, { headers });
     await fetch(`${server.url}/v1/whoami`, { headers: { authorization: "Bearer zdb_wrong" } });
     await fetch(`${server.url}/v1/nothing`, { headers });
     await server.waitForLine(/^GET - 404 /);
-    const lines = server.stderr().trim().split("\n").filter((l) => /^[A-Z]+ /.test(l));
+    const lines = server
+      .stderr()
+      .trim()
+      .split("\n")
+      .filter((l) => /^[A-Z]+ /.test(l));
     expect(lines.map((l) => l.replace(/ \d+\.\d+ms$/, " <ms>"))).toEqual([
       "GET /healthz 200 <ms>",
       "POST /v1/turns 200 <ms>",
@@ -133,7 +141,12 @@ describe("zerodb serve", () => {
     server.proc.kill("SIGTERM");
     await server.waitForLine(/^zerodb: SIGTERM: shutting down, 1 request\(s\) in flight$/);
     // No new connection is accepted while the request drains.
-    expect(await fetch(`${server.url}/healthz`).then((r) => r.status, () => "refused")).toBe("refused");
+    expect(
+      await fetch(`${server.url}/healthz`).then(
+        (r) => r.status,
+        () => "refused",
+      ),
+    ).toBe("refused");
 
     const body = JSON.stringify({ session: "drain", entries: [{ role: "note", content: "finished after the signal" }] });
     sock.write(`${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`);

@@ -33,18 +33,22 @@ async function runClaude(bin: string, args: string[], home: string) {
 }
 
 describe("Claude Code health check", () => {
-  test.skipIf(!claude)("claude mcp list shows zerodb as connected", async () => {
-    using tmp = tempDir();
-    const data = join(tmp.path, "data");
-    const add = await runClaude(claude!, ["mcp", "add", "zerodb", "--", ZERODB, "mcp", "--data-dir", data], tmp.path);
-    expect(add.code).toBe(0);
-    const list = await runClaude(claude!, ["mcp", "list"], tmp.path);
-    // It exits 0 even when a server fails: the verdict is in the output.
-    expect(list.code).toBe(0);
-    const line = list.stdout.split("\n").find((l) => l.startsWith("zerodb:"));
-    expect(line, `claude mcp list printed:\n${list.stdout}\n${list.stderr}`).toBeDefined();
-    expect(line).toContain(`${ZERODB} mcp --data-dir ${data}`);
-    expect(line).toContain("✔ Connected");
-    expect(line).not.toContain("Failed");
-  }, 120_000);
+  test.skipIf(!claude)(
+    "claude mcp list shows zerodb as connected",
+    async () => {
+      using tmp = tempDir();
+      const data = join(tmp.path, "data");
+      const add = await runClaude(claude!, ["mcp", "add", "zerodb", "--", ZERODB, "mcp", "--data-dir", data], tmp.path);
+      expect(add.code).toBe(0);
+      const list = await runClaude(claude!, ["mcp", "list"], tmp.path);
+      // It exits 0 even when a server fails: the verdict is in the output.
+      expect(list.code).toBe(0);
+      const line = list.stdout.split("\n").find((l) => l.startsWith("zerodb:"));
+      expect(line, `claude mcp list printed:\n${list.stdout}\n${list.stderr}`).toBeDefined();
+      expect(line).toContain(`${ZERODB} mcp --data-dir ${data}`);
+      expect(line).toContain("✔ Connected");
+      expect(line).not.toContain("Failed");
+    },
+    120_000,
+  );
 });

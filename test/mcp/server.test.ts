@@ -84,7 +84,7 @@ describe("createMcpServer", () => {
     for (const id of ["one", "two"]) {
       await using c = await connect(tmp.path, { connectionId: id });
       await c.call("fact_set", { key: `k-${id}`, value: "v".repeat(2000) });
-      paths.push((( await c.call("fact_list"))._meta?.[SPILL_META_KEY] as SpillRecord).path);
+      paths.push(((await c.call("fact_list"))._meta![SPILL_META_KEY] as SpillRecord).path);
     }
     expect(paths[0]!.split("/").at(-2)).not.toBe(paths[1]!.split("/").at(-2));
     expect(readdirSync(join(tmp.path, "spill")).length).toBe(2);
@@ -92,7 +92,12 @@ describe("createMcpServer", () => {
 
   test("a failed spill keeps the whole result inline, succeeds, and logs one warning", async () => {
     using tmp = tempDir();
-    const fs: SpillFs = { ...realFs, writeSync: () => { throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" }); } };
+    const fs: SpillFs = {
+      ...realFs,
+      writeSync: () => {
+        throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+      },
+    };
     await using c = await connect(tmp.path, { spill: { root: join(tmp.path, "spill"), maxInlineBytes: 1024, fs } });
     await c.call("remember", { content: "w".repeat(3000) });
     const r = await c.call("recall");
@@ -125,7 +130,12 @@ describe("createMcpServer", () => {
   test("an unexpected failure is a generic internal tool error, logged once without a stack", async () => {
     using tmp = tempDir();
     const broken = new Proxy({ tenant: "local" } as Memory, {
-      get: (target, prop) => (prop === "tenant" ? target.tenant : async () => { throw new Error("disk on fire at /secret/path"); }),
+      get: (target, prop) =>
+        prop === "tenant"
+          ? target.tenant
+          : async () => {
+              throw new Error("disk on fire at /secret/path");
+            },
     });
     await using c = await connect(tmp.path, { memory: broken });
     const r = await c.call("stats");

@@ -31,7 +31,7 @@ describe("zerodb mcp stdout", () => {
         req(1, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } }),
         JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
         "this is not json",
-        "{\"jsonrpc\": \"2.0\", \"id\": 99, \"method\": ",
+        '{"jsonrpc": "2.0", "id": 99, "method": ',
         req(2, "tools/list"),
         call(3, "remember", { content: 7 }),
         call(4, "teleport", {}),
@@ -47,7 +47,10 @@ describe("zerodb mcp stdout", () => {
     );
     expect(code).toBe(0);
     expect(stdout.endsWith("\n")).toBe(true);
-    const messages = stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const messages = stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     for (const m of messages) {
       expect(m.jsonrpc).toBe("2.0");
       expect(typeof m.id).toBe("number");

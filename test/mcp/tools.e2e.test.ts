@@ -134,7 +134,12 @@ describe("zerodb mcp over stdio", () => {
   test("sessions: lists sessions with counts", async () => {
     const r = await mcp.call("sessions");
     const names = (r.structuredContent as { sessions: { name: string; turns: number }[] }).sessions.map((s) => [s.name, s.turns]);
-    expect(names).toEqual([[session, 3], ["ops/deploy", 1]].sort((a, b) => String(a[0]).localeCompare(String(b[0]))) as never);
+    expect(names).toEqual(
+      [
+        [session, 3],
+        ["ops/deploy", 1],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))) as never,
+    );
     expect(textOf(r)).toContain(`${session}: 3 turns`);
     await expectToolError("sessions", { limit: 0 }, "invalid_input", "limit");
   });
@@ -168,7 +173,15 @@ describe("zerodb mcp over stdio", () => {
 
   test("stats: counts what is stored; a forgotten turn's redactions no longer count", async () => {
     const r = await mcp.call("stats");
-    expect(r.structuredContent).toMatchObject({ tenant: "local", turns: { count: 3 }, sessions: 1, facts: { count: 2 }, forgets: 1, forgotten: 1, redactions: 0 });
+    expect(r.structuredContent).toMatchObject({
+      tenant: "local",
+      turns: { count: 3 },
+      sessions: 1,
+      facts: { count: 2 },
+      forgets: 1,
+      forgotten: 1,
+      redactions: 0,
+    });
     expect(textOf(r)).toContain("tenant local");
     await expectToolError("stats", { verbose: true }, "invalid_input", "verbose");
   });

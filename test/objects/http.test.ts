@@ -121,7 +121,12 @@ describe("GET and HEAD /v1/objects/sha256:<hex>", () => {
     ];
     for (const [range, status, body, contentRange] of cases) {
       const res = await get(range);
-      expect({ range, status: res.status, body: await res.text(), contentRange: res.headers.get("content-range") }).toEqual({ range, status, body, contentRange });
+      expect({ range, status: res.status, body: await res.text(), contentRange: res.headers.get("content-range") }).toEqual({
+        range,
+        status,
+        body,
+        contentRange,
+      });
       if (status === 206) expect(res.headers.get("content-length")).toBe(String(body.length));
     }
     for (const range of ["bytes=20-", "bytes=20-25", "bytes=-0"]) {
@@ -189,14 +194,24 @@ describe("the HTTP client's object methods", () => {
     const put = await m.objectPut(byteStream(3 * 1048576 + 1, 5), { name: "big é.bin", idem_key: "c1" });
     expect(put).toEqual({ object: `sha256:${expected.hex}`, size: expected.size, type: "application/octet-stream", lsn: put.lsn, duplicate: false });
     const got = await m.objectGet({ object: put.object });
-    expect({ ...got, read: undefined }).toEqual({ object: put.object, size: expected.size, type: "application/octet-stream", name: "big é.bin", lsn: put.lsn, read: undefined });
+    expect({ ...got, read: undefined }).toEqual({
+      object: put.object,
+      size: expected.size,
+      type: "application/octet-stream",
+      name: "big é.bin",
+      lsn: put.lsn,
+      read: undefined,
+    });
     expect(await hashStream(got.read())).toEqual(expected);
     const part = new Uint8Array(await new Response(got.read({ start: 10, end: 20 })).arrayBuffer());
     const whole = new Uint8Array(await new Response(byteStream(3 * 1048576 + 1, 5)).arrayBuffer());
     expect(part).toEqual(whole.slice(10, 20));
     expect((await m.objectList({})).objects.map((o) => o.object)).toEqual([put.object]);
     expect(await m.linkAdd({ url: "http://example.com" })).toEqual({ lsn: put.lsn + 1, duplicate: false });
-    await expect(m.objectGet({ object: `sha256:${"1".repeat(64)}` })).rejects.toMatchObject({ code: "not_found", message: `no object sha256:${"1".repeat(64)}` });
+    await expect(m.objectGet({ object: `sha256:${"1".repeat(64)}` })).rejects.toMatchObject({
+      code: "not_found",
+      message: `no object sha256:${"1".repeat(64)}`,
+    });
     await expect(m.objectPut(new Uint8Array(1), { type: "bad" })).rejects.toMatchObject({ code: "invalid_input", field: "type" });
   });
 });

@@ -231,7 +231,10 @@ describe("links", () => {
     const m = s.store.memory("local");
     const r = await m.linkAdd({ url: "https://example.com/deploy-guide", title: "Deploy guide", note: "ask quokka first", idem_key: "l1" });
     expect(r.duplicate).toBe(false);
-    expect(await m.linkAdd({ url: "https://example.com/deploy-guide", title: "Deploy guide", note: "ask quokka first", idem_key: "l1" })).toEqual({ lsn: r.lsn, duplicate: true });
+    expect(await m.linkAdd({ url: "https://example.com/deploy-guide", title: "Deploy guide", note: "ask quokka first", idem_key: "l1" })).toEqual({
+      lsn: r.lsn,
+      duplicate: true,
+    });
     await expect(m.linkAdd({ url: "https://example.com/other", idem_key: "l1" })).rejects.toMatchObject({ code: "conflict" });
     for (const q of ["quokka", "deploy guide", "example"]) {
       const hits = (await m.search({ query: q })).hits;

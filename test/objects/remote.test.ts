@@ -15,9 +15,18 @@ test("object put, get, list and link add over --url", async () => {
   writeFileSync(file, Buffer.alloc(300_000, 7));
   const put = await runJson(["object", "put", file, ...remote], o);
   expect(put).toMatchObject({ size: 300_000, type: "image/jpeg", duplicate: false });
-  expect((await runJson(["object", "list", ...remote], o)).objects).toEqual([{ object: put.object, size: 300_000, type: "image/jpeg", name: "photo.jpg", lsn: put.lsn }]);
+  expect((await runJson(["object", "list", ...remote], o)).objects).toEqual([
+    { object: put.object, size: 300_000, type: "image/jpeg", name: "photo.jpg", lsn: put.lsn },
+  ]);
   const out = join(home.path, "back.jpg");
-  expect(await runJson(["object", "get", put.object, "--out", out, ...remote], o)).toEqual({ object: put.object, size: 300_000, type: "image/jpeg", name: "photo.jpg", lsn: put.lsn, out });
+  expect(await runJson(["object", "get", put.object, "--out", out, ...remote], o)).toEqual({
+    object: put.object,
+    size: 300_000,
+    type: "image/jpeg",
+    name: "photo.jpg",
+    lsn: put.lsn,
+    out,
+  });
   expect(readFileSync(out).equals(readFileSync(file))).toBe(true);
   const again = await runZ(["object", "get", put.object, "--out", out, ...remote], o);
   expect(again.code).toBe(1);

@@ -35,7 +35,9 @@ describe("saveNew", () => {
 
   test("a blob that vanished (forgotten meanwhile) is not_found and leaves nothing", async () => {
     using dir = tempDir();
-    await expect(saveNew(join(dir.path, "out"), { path: join(dir.path, "gone"), read: streamOf("") }, { field: "out" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(saveNew(join(dir.path, "out"), { path: join(dir.path, "gone"), read: streamOf("") }, { field: "out" })).rejects.toMatchObject({
+      code: "not_found",
+    });
     expect(readdirSync(dir.path)).toEqual([]);
   });
 });

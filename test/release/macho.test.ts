@@ -17,7 +17,10 @@ beforeAll(async () => {
   await Bun.write(entry, 'console.log("hello from a signed binary");\n');
   for (const target of ["darwin-arm64", "darwin-x64"]) {
     const out = join(dir.path, target);
-    const r = Bun.spawnSync([process.execPath, "build", entry, "--compile", "--bytecode", "--format=cjs", `--target=bun-${target}`, "--outfile", out], { stdout: "ignore", stderr: "pipe" });
+    const r = Bun.spawnSync([process.execPath, "build", entry, "--compile", "--bytecode", "--format=cjs", `--target=bun-${target}`, "--outfile", out], {
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     if (r.exitCode !== 0) throw new Error(`cross-compiling ${target} failed: ${r.stderr.toString()}`);
     built[target] = Buffer.from(await Bun.file(out).arrayBuffer());
   }
@@ -37,7 +40,10 @@ describe("macOS code signatures", () => {
     const at = arm.indexOf("hello from a signed binary");
     expect(at).toBeGreaterThan(0);
     arm[at] = arm[at]! ^ 0x20;
-    expect(checkSignature(arm)).toEqual({ valid: false, why: `page ${Math.floor(at / 4096)} (bytes ${Math.floor(at / 4096) * 4096}..) does not match its hash` });
+    expect(checkSignature(arm)).toEqual({
+      valid: false,
+      why: `page ${Math.floor(at / 4096)} (bytes ${Math.floor(at / 4096) * 4096}..) does not match its hash`,
+    });
     expect(checkSignature(signAdhoc(arm))).toMatchObject({ valid: true });
   });
 

@@ -45,7 +45,7 @@ function platformOf(file: string): string {
   }
   if (b.readUInt32LE(0) === 0xfeedfacf) {
     // Mach-O 64: cputype 0x01000007 = x86_64, 0x0100000c = arm64.
-    const arch = { 0x01000007: "x64", 0x0100000c: "arm64" }[b.readUInt32LE(4)] ?? "unknown";
+    const arch = { 16777223: "x64", 16777228: "arm64" }[b.readUInt32LE(4)] ?? "unknown";
     return `darwin-${arch}`;
   }
   if (b.toString("latin1", 0, 2) === "MZ") {
@@ -65,7 +65,14 @@ describe("bun run release", () => {
       expect(report).toContain(`built ${file} ${(bytes / 1048576).toFixed(1)} MiB (${bytes} bytes)`);
       expect({ file: binaryName(t), platform: platformOf(file) }).toEqual({ file: binaryName(t), platform: t.name });
     }
-    expect(TARGETS.map(binaryName)).toEqual(["zerodb-linux-x64", "zerodb-linux-arm64", "zerodb-linux-x64-musl", "zerodb-darwin-x64", "zerodb-darwin-arm64", "zerodb-windows-x64.exe"]);
+    expect(TARGETS.map(binaryName)).toEqual([
+      "zerodb-linux-x64",
+      "zerodb-linux-arm64",
+      "zerodb-linux-x64-musl",
+      "zerodb-darwin-x64",
+      "zerodb-darwin-arm64",
+      "zerodb-windows-x64.exe",
+    ]);
   });
 
   test("each macOS binary carries a signature whose page hashes cover all its bytes (else macOS kills it)", async () => {
@@ -91,7 +98,11 @@ describe("bun run release", () => {
     const bin = join(out.path, "zerodb-linux-x64");
     const p = Bun.spawn([process.execPath, join(ROOT, "scripts", "smoke.ts"), bin], { stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: ["ok sandbox", ...STEPS.map((s) => `ok ${s.name}`)].map((l) => `${l}\n`).join(""), stderr: "" });
+    expect({ code, stdout, stderr }).toEqual({
+      code: 0,
+      stdout: ["ok sandbox", ...STEPS.map((s) => `ok ${s.name}`)].map((l) => `${l}\n`).join(""),
+      stderr: "",
+    });
   });
 
   test("the linux-arm64 binary runs under qemu-user, where the machine has it", async () => {

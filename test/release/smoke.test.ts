@@ -43,9 +43,24 @@ const BREAKS: { step: string; command: string; action: string; why: RegExp }[] =
   },
   { step: "store", command: "append", action: 'echo "broken on purpose" >&2; exit 1', why: /zerodb append .* exited 1: broken on purpose/ },
   // The protocol owns stdout: one stray line before the answer breaks every MCP client.
-  { step: "mcp", command: "mcp", action: `echo "hello from a stray log line"; exec "${ZERODB}" "$@"`, why: /stdout line is not JSON-RPC: "hello from a stray log line"/ },
-  { step: "mcp", command: "mcp", action: 'echo "mcp broken on purpose" >&2; exit 1', why: /stream ended before initialize answer \(stderr: mcp broken on purpose\)/ },
-  { step: "serve", command: "serve", action: 'echo "serve broken on purpose" >&2; exit 1', why: /stream ended before a 'listening on' line from zerodb serve \(stderr: serve broken on purpose\)/ },
+  {
+    step: "mcp",
+    command: "mcp",
+    action: `echo "hello from a stray log line"; exec "${ZERODB}" "$@"`,
+    why: /stdout line is not JSON-RPC: "hello from a stray log line"/,
+  },
+  {
+    step: "mcp",
+    command: "mcp",
+    action: 'echo "mcp broken on purpose" >&2; exit 1',
+    why: /stream ended before initialize answer \(stderr: mcp broken on purpose\)/,
+  },
+  {
+    step: "serve",
+    command: "serve",
+    action: 'echo "serve broken on purpose" >&2; exit 1',
+    why: /stream ended before a 'listening on' line from zerodb serve \(stderr: serve broken on purpose\)/,
+  },
   // A hook always exits 0 (it must never break Claude Code): the step has to notice that nothing was captured.
   { step: "hook", command: "hook", action: "cat >/dev/null; exit 0", why: /search hookword\w+ found 0 captured lines, not 2/ },
   // A connect that ignores --dry-run writes the user's harness configs: the step must refuse it.

@@ -15,7 +15,10 @@ const REPO = resolve(import.meta.dir, "..", "..");
 /** True when `unshare --mount` can hide the repo (root in a sandbox that allows namespaces). */
 function canHideRepo(): boolean {
   if (process.platform !== "linux" || !Bun.which("unshare")) return false;
-  const r = Bun.spawnSync(["unshare", "--mount", "sh", "-c", 'mount -t tmpfs none "$0" && test -z "$(ls -A "$0")"', REPO], { stdout: "ignore", stderr: "ignore" });
+  const r = Bun.spawnSync(["unshare", "--mount", "sh", "-c", 'mount -t tmpfs none "$0" && test -z "$(ls -A "$0")"', REPO], {
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   return r.exitCode === 0;
 }
 

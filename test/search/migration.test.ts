@@ -68,7 +68,8 @@ describe("migration 4 on a store of the previous release", () => {
     expect((await m.search({ query: "zqxforgetword" })).hits.map((h) => h.lsn)).toEqual([9]);
     expect((await m.search({ query: "合言葉" })).hits.map((h) => h.lsn)).toEqual([9]);
     expect((await m.forget({ selector: { turn: 9 } })).hidden).toBe(1);
-    for (const q of ["zqxforgetword", "camelCaseSecretName", "secret name", "合言葉", "秘密"]) expect((await m.search({ query: q, include_noise: true })).hits, q).toEqual([]);
+    for (const q of ["zqxforgetword", "camelCaseSecretName", "secret name", "合言葉", "秘密"])
+      expect((await m.search({ query: q, include_noise: true })).hits, q).toEqual([]);
     store.close();
     // The index's own vocabulary holds none of the row's terms (secure-delete), and no file holds its words.
     const db = new Database(join(dir.path, "zerodb.sqlite"));

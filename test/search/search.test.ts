@@ -105,7 +105,13 @@ describe("search finds what was said", () => {
   test("a search matching one 3 MiB turn full of its words answers with a bounded snippet", async () => {
     using s = open();
     const big = "alpha bravo ".repeat(Math.floor((3 * 2 ** 20) / 12));
-    await s.m.append({ session: "big", entries: [{ role: "tool", content: big }, { role: "note", content: "alpha and bravo, once" }] });
+    await s.m.append({
+      session: "big",
+      entries: [
+        { role: "tool", content: big },
+        { role: "note", content: "alpha and bravo, once" },
+      ],
+    });
     const r = await s.m.search({ query: "alpha bravo" });
     expect(r.hits).toHaveLength(2);
     for (const h of r.hits) expect(h.snippet.length).toBeLessThan(400);
@@ -126,12 +132,17 @@ describe("search finds what was said", () => {
     using s = open();
     const mine = await s.m.append({ session: "x", entries: [{ role: "note", content: "zebra crossing near the office" }] });
     const other = s.store.memory("other");
-    for (let i = 0; i < 20; i++) await other.append({ session: "x", entries: Array.from({ length: 256 }, (_, k) => ({ role: "note" as const, content: `zebra crossing ${i} ${k}` })) });
+    for (let i = 0; i < 20; i++)
+      await other.append({ session: "x", entries: Array.from({ length: 256 }, (_, k) => ({ role: "note" as const, content: `zebra crossing ${i} ${k}` })) });
     const r = await s.m.search({ query: "zebra crossing", limit: 5 });
     expect(r.hits.map((h) => h.lsn)).toEqual([mine.entries[0]!.lsn]);
     // Noise buries a turn the same way: the filtered lists find it.
     const first = (await s.m.append({ session: "z", entries: [{ role: "note", content: "okapi sighting" }] })).entries[0]!.lsn;
-    for (let i = 0; i < 20; i++) await s.m.append({ session: "y", entries: Array.from({ length: 256 }, () => ({ role: "note" as const, content: "okapi", meta: { kind: "system", noise: "bookkeeping" } })) });
+    for (let i = 0; i < 20; i++)
+      await s.m.append({
+        session: "y",
+        entries: Array.from({ length: 256 }, () => ({ role: "note" as const, content: "okapi", meta: { kind: "system", noise: "bookkeeping" } })),
+      });
     expect((await s.m.search({ query: "okapi" })).hits.map((h) => h.lsn)).toEqual([first]);
   });
 });
@@ -146,14 +157,20 @@ describe("a query holding a word that occurs never comes back empty", () => {
       const text = Array.from({ length: 8 }, (_, k) => vocab[(i * 7 + k * 3) % vocab.length]).join(" ");
       stored.push(text);
     }
-    for (let i = 0; i < stored.length; i += 20) await s.m.append({ session: `s${i}`, entries: stored.slice(i, i + 20).map((content) => ({ role: "note" as const, content })) });
+    for (let i = 0; i < stored.length; i += 20)
+      await s.m.append({ session: `s${i}`, entries: stored.slice(i, i + 20).map((content) => ({ role: "note" as const, content })) });
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...vocab), fc.array(word, { maxLength: 6 }), fc.array(fc.constantFrom("what", "did", "we", "the", "why", "is"), { maxLength: 4 }), async (known, unknown, stops) => {
-        const query = [...stops, ...unknown, known].sort(() => 0).join(" ");
-        const r = await s.m.search({ query, limit: 5 });
-        expect(r.hits.length).toBeGreaterThan(0);
-        expect(r.hits[0]!.matched.map((m) => m.toLowerCase())).toContain(known);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...vocab),
+        fc.array(word, { maxLength: 6 }),
+        fc.array(fc.constantFrom("what", "did", "we", "the", "why", "is"), { maxLength: 4 }),
+        async (known, unknown, stops) => {
+          const query = [...stops, ...unknown, known].sort(() => 0).join(" ");
+          const r = await s.m.search({ query, limit: 5 });
+          expect(r.hits.length).toBeGreaterThan(0);
+          expect(r.hits[0]!.matched.map((m) => m.toLowerCase())).toContain(known);
+        },
+      ),
       { numRuns: Number(process.env.ZERODB_FUZZ_RUNS ?? 100) },
     );
     // Only stopwords that occur: they are searched when nothing else is left, and when nothing else matches.

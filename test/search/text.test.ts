@@ -29,7 +29,18 @@ describe("indexText", () => {
   });
 
   test("identifiers are indexed whole and by their parts; long runs are not split", () => {
-    expect(words("uploadRetryCount HTTPServer http2")).toEqual(["uploadretrycount", "httpserver", "http2", "upload", "retry", "count", "http", "server", "http", "2"]);
+    expect(words("uploadRetryCount HTTPServer http2")).toEqual([
+      "uploadretrycount",
+      "httpserver",
+      "http2",
+      "upload",
+      "retry",
+      "count",
+      "http",
+      "server",
+      "http",
+      "2",
+    ]);
     expect(words(`a${"B".repeat(100)}c`)).toHaveLength(1);
   });
 

@@ -34,7 +34,11 @@ export async function runUmask0(args: string[], opts: { home: string; stdin?: st
 }
 
 /** `zerodb mcp` under umask 000 with an SDK client. */
-export async function mcpUmask0(opts: { home: string; cwd: string; env?: Record<string, string> }): Promise<{ client: Client; stderr(): string } & AsyncDisposable> {
+export async function mcpUmask0(opts: {
+  home: string;
+  cwd: string;
+  env?: Record<string, string>;
+}): Promise<{ client: Client; stderr(): string } & AsyncDisposable> {
   const [command, ...args] = underUmask0(["mcp"]);
   const transport = new StdioClientTransport({ command: command!, args, env: envOf(opts.home, opts.env), cwd: opts.cwd, stderr: "pipe" });
   let stderr = "";

@@ -45,7 +45,12 @@ function rawMcp(home: string) {
   return { proc, answer, write };
 }
 
-const INIT = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "edges", version: "1" } } };
+const INIT = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "edges", version: "1" } },
+};
 
 describe("zerodb mcp: an over-long line (issue 14, item 5)", () => {
   test("a 40 MiB request line gets a JSON-RPC error with its id, and the server keeps serving", async () => {
@@ -64,7 +69,10 @@ describe("zerodb mcp: an over-long line (issue 14, item 5)", () => {
       expect(String((refused.error as { message: string }).message)).toContain("over the limit");
       await mcp.write(`${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" })}\n`);
       const listed = (await mcp.answer(3)).result as { tools: { name: string }[] };
-      expect(listed.tools.map((t) => t.name), "the server still answers after the long line").toContain("remember");
+      expect(
+        listed.tools.map((t) => t.name),
+        "the server still answers after the long line",
+      ).toContain("remember");
       expect(mcp.proc.exitCode, "still running").toBeNull();
     } finally {
       mcp.proc.kill();
@@ -101,7 +109,9 @@ describe("zerodb serve: what a hostile client does to the log and the keys (issu
     ] as const) {
       const socket = connect(port, "127.0.0.1");
       await new Promise((r) => socket.once("connect", r));
-      socket.write(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${type}\r\nContent-Length: 100000\r\n\r\n{"session":`);
+      socket.write(
+        `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${type}\r\nContent-Length: 100000\r\n\r\n{"session":`,
+      );
       await Bun.sleep(200);
       socket.destroy();
       const line = await server.waitForLine(new RegExp(`^${method} ${path.replace("/", "\\/")} `));
@@ -117,7 +127,11 @@ describe("zerodb serve: what a hostile client does to the log and the keys (issu
     const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     for (const key of ["a%2F..%2Fb", "a%2F.%2Fb", "a%2F%2E%2E%2Fb"]) {
       const res = await fetch(`${server.url}/v1/facts/${key}`, { method: "PUT", headers: auth, body: JSON.stringify({ value: 1 }) });
-      expect({ key, status: res.status, field: ((await res.json()) as { error?: { field?: string } }).error?.field }).toEqual({ key, status: 400, field: "key" });
+      expect({ key, status: res.status, field: ((await res.json()) as { error?: { field?: string } }).error?.field }).toEqual({
+        key,
+        status: 400,
+        field: "key",
+      });
     }
     const list = (await (await fetch(`${server.url}/v1/facts`, { headers: auth })).json()) as { facts: unknown[] };
     expect(list.facts, "nothing was written under a normalized key").toEqual([]);
@@ -135,15 +149,31 @@ describe("zerodb serve: what a hostile client does to the log and the keys (issu
       let text = "";
       socket.on("data", (d: Buffer) => (text += d.toString("utf8")));
       const closed = new Promise((r) => socket.once("close", r));
-      socket.write(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+      socket.write(
+        `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
       await closed;
       return { status: Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1]), body: text.slice(text.indexOf("\r\n\r\n") + 4) };
     };
     const value = JSON.stringify({ value: 1 });
     const deep = (n: number) => `/v1/facts/${"x/".repeat(n)}b/..`;
-    for (const target of ["/v1/facts/a/../b", "/v1/facts/a/%2e%2e/b", "/v1/facts/a/./b", "/v1/x/../facts/b", "/v1/facts//../b", "/v1/facts/a\\..\\b", deep(96), deep(97), deep(150)]) {
+    for (const target of [
+      "/v1/facts/a/../b",
+      "/v1/facts/a/%2e%2e/b",
+      "/v1/facts/a/./b",
+      "/v1/x/../facts/b",
+      "/v1/facts//../b",
+      "/v1/facts/a\\..\\b",
+      deep(96),
+      deep(97),
+      deep(150),
+    ]) {
       const r = await raw("PUT", target, value);
-      expect({ target, status: r.status, field: (JSON.parse(r.body) as { error?: { field?: string } }).error?.field }, "refused, naming the path").toEqual({ target, status: 400, field: "path" });
+      expect({ target, status: r.status, field: (JSON.parse(r.body) as { error?: { field?: string } }).error?.field }, "refused, naming the path").toEqual({
+        target,
+        status: 400,
+        field: "path",
+      });
     }
     const list = await raw("GET", "/v1/facts");
     expect((JSON.parse(list.body) as { facts: unknown[] }).facts, "nothing was written under a normalized key").toEqual([]);

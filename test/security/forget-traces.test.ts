@@ -105,7 +105,14 @@ describe("forget leaves no recoverable trace (issue 14 item 4)", () => {
     expect(jsonl(exported)).not.toContain('"4821"');
     expect(filesContaining(dir.path, '"4821"')).toEqual([]);
     // What is left of the row: its LSN, kind, forget, and the digest that keeps its key reserved (I3).
-    expect(exported.find((r) => r.lsn === set.lsn)).toEqual({ lsn: set.lsn, tenant: "local", ts: expect.any(String), kind: "fact", forgotten_by: 4, idem_digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(exported.find((r) => r.lsn === set.lsn)).toEqual({
+      lsn: set.lsn,
+      tenant: "local",
+      ts: expect.any(String),
+      kind: "fact",
+      forgotten_by: 4,
+      idem_digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     store.close();
     expect(crackPin("pin", dataFiles(dir.path))).toEqual([]);
   });
@@ -119,7 +126,13 @@ describe("forget leaves no recoverable trace (issue 14 item 4)", () => {
     // Keys that carry the name, as capture's carry the transcript's session id.
     const secrets = [session, "acme-layoffs", factKey, "termination-list", "acme-layoffs-2027/notes#0", "termination-list-q3@v1"];
     await m.append({ session: "keep", entries: [{ role: "note", content: "kept before" }] });
-    await m.append({ session, entries: [{ role: "note", content: "draft one", idem_key: "acme-layoffs-2027/notes#0" }, { role: "note", content: "draft two" }] });
+    await m.append({
+      session,
+      entries: [
+        { role: "note", content: "draft one", idem_key: "acme-layoffs-2027/notes#0" },
+        { role: "note", content: "draft two" },
+      ],
+    });
     await m.factSet({ key: factKey, value: ["x", "y"], idem_key: "termination-list-q3@v1" });
     await m.append({ session: "keep", entries: [{ role: "note", content: "kept between" }] });
 
@@ -208,14 +221,34 @@ describe("forget leaves no recoverable trace (issue 14 item 4)", () => {
     await src.memory("other").append({ session: "o", entries: [{ role: "note", content: "theirs" }] });
     await m.forget({ selector: { turn: 1 } });
     const exported = await exportOf(src);
-    expect(exported.filter((r) => r.kind === "forget").map((r) => [r.hidden, r.lsns])).toEqual([[3, [[2, 2], [4, 4], [6, 6]]], [1, [[7, 7]]], [1, [[1, 1]]]]);
+    expect(exported.filter((r) => r.kind === "forget").map((r) => [r.hidden, r.lsns])).toEqual([
+      [
+        3,
+        [
+          [2, 2],
+          [4, 4],
+          [6, 6],
+        ],
+      ],
+      [1, [[7, 7]]],
+      [1, [[1, 1]]],
+    ]);
 
     using dst = opened(b.path);
     expect(await dst.importTape(feed(exported))).toEqual({ records: exported.length, last_lsn: 12 });
     expect(await exportOf(dst)).toEqual(exported);
-    expect(hiddenSet(await exportOf(dst))).toEqual([[1, 12], [2, 9], [4, 9], [6, 9], [7, 10]]);
+    expect(hiddenSet(await exportOf(dst))).toEqual([
+      [1, 12],
+      [2, 9],
+      [4, 9],
+      [6, 9],
+      [7, 10],
+    ]);
     const dm = dst.memory("local");
-    expect((await dm.read({ session: "p/even" })).turns.map((t) => [t.lsn, t.content])).toEqual([[3, "n2"], [5, "n4"]]);
+    expect((await dm.read({ session: "p/even" })).turns.map((t) => [t.lsn, t.content])).toEqual([
+      [3, "n2"],
+      [5, "n4"],
+    ]);
     expect((await dm.sessions({})).sessions.map((s) => s.name)).toEqual(["p/even"]);
     expect((await dm.factList({})).facts).toEqual([{ key: "keep", value: 1, lsn: 8 }]);
     expect((await dst.check({ full: true })).ok).toBe(true);
@@ -225,12 +258,21 @@ describe("forget leaves no recoverable trace (issue 14 item 4)", () => {
     using a = tempDir();
     using src = opened(a.path);
     const m = src.memory("local");
-    await m.append({ session: "s", entries: [{ role: "note", content: "a" }, { role: "note", content: "b" }] });
+    await m.append({
+      session: "s",
+      entries: [
+        { role: "note", content: "a" },
+        { role: "note", content: "b" },
+      ],
+    });
     await m.forget({ selector: { turn: 1 } });
     const good = await exportOf(src);
     const tampered = good.map((r) => (r.kind === "forget" ? { ...r, lsns: [[1, 2]], hidden: 2 } : r));
     const orphan = good.filter((r) => r.kind !== "forget");
-    for (const [records, field] of [[tampered, "line 3.lsns"], [orphan, "forgotten_by"]] as const) {
+    for (const [records, field] of [
+      [tampered, "line 3.lsns"],
+      [orphan, "forgotten_by"],
+    ] as const) {
       using b = tempDir();
       using dst = opened(b.path);
       const err = await dst.importTape(feed(records)).catch((e) => e);
@@ -247,11 +289,23 @@ describe("forget leaves no recoverable trace (issue 14 item 4)", () => {
 
     using dir = tempDir();
     using store = opened(dir.path);
-    const lines = old.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = old
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(await store.importTape(feed(lines))).toEqual({ records: 10, last_lsn: 10 });
     const again = await exportOf(store);
-    expect(hiddenSet(again)).toEqual([[2, 7], [3, 8], [4, 8], [5, 9]]);
-    expect(again.filter((r) => r.kind === "forget").map((r) => [r.lsn, r.hidden, r.lsns])).toEqual([[7, 1, [[2, 2]]], [8, 2, [[3, 4]]], [9, 1, [[5, 5]]]]);
+    expect(hiddenSet(again)).toEqual([
+      [2, 7],
+      [3, 8],
+      [4, 8],
+      [5, 9],
+    ]);
+    expect(again.filter((r) => r.kind === "forget").map((r) => [r.lsn, r.hidden, r.lsns])).toEqual([
+      [7, 1, [[2, 2]]],
+      [8, 2, [[3, 4]]],
+      [9, 1, [[5, 5]]],
+    ]);
     expect(crackPin("pin", [jsonl(again)])).toEqual([]);
     expect(crackPin("pin", dataFiles(dir.path))).toEqual([]);
     for (const s of ["acme-layoffs", "hr/termination-", "set-pin-b7e2c1", "note-k3v9q2", "selector", "op_hash"]) {
@@ -261,7 +315,9 @@ describe("forget leaves no recoverable trace (issue 14 item 4)", () => {
     // The old keys stay reserved (I3).
     const m = store.memory("local");
     expect(await m.factSet({ key: "pin", value: "4821", idem_key: "set-pin-b7e2c1" })).toEqual({ lsn: 2, duplicate: true });
-    expect((await m.append({ session: "x", entries: [{ role: "note", content: "y", idem_key: "note-k3v9q2" }] })).entries).toEqual([{ lsn: 3, duplicate: true }]);
+    expect((await m.append({ session: "x", entries: [{ role: "note", content: "y", idem_key: "note-k3v9q2" }] })).entries).toEqual([
+      { lsn: 3, duplicate: true },
+    ]);
     expect((await m.read({ session: "keep" })).turns.map((t) => t.lsn)).toEqual([1, 10]);
     expect((await store.check({ full: true })).ok).toBe(true);
   });
@@ -283,13 +339,18 @@ describe("migration 5 scrubs what earlier forgets left (issue 14 item 4)", () =>
     const m = store.memory("local");
     expect(await m.factSet({ key: "pin", value: "4821", idem_key: "set-pin-b7e2c1" })).toEqual({ lsn: 2, duplicate: true });
     expect(await m.factSet({ key: "pin", value: "1234", idem_key: "set-pin-b7e2c1" })).toEqual({ lsn: 2, duplicate: true });
-    expect((await m.append({ session: "x", entries: [{ role: "note", content: "y", idem_key: "note-k3v9q2" }] })).entries).toEqual([{ lsn: 3, duplicate: true }]);
+    expect((await m.append({ session: "x", entries: [{ role: "note", content: "y", idem_key: "note-k3v9q2" }] })).entries).toEqual([
+      { lsn: 3, duplicate: true },
+    ]);
     expect((await store.check({ full: true })).ok).toBe(true);
 
     // The migrated store and the import of the old release's own export are the same store.
     using b = tempDir();
     using imported = opened(b.path);
-    const old = readFileSync(join(FIXTURE, "export.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as unknown);
+    const old = readFileSync(join(FIXTURE, "export.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as unknown);
     await imported.importTape(feed(old));
     expect(await exportOf(store)).toEqual(await exportOf(imported));
     store.close();

@@ -56,14 +56,22 @@ const PROBES: Probe[] = [
   { method: "GET", path: "/v1/objects/{DIGEST}" },
   { method: "HEAD", path: "/v1/objects/{DIGEST}" },
   { method: "GET", path: "/v1/objects/{DIGEST}", headers: { range: "bytes=0-3" } },
-  ...["session", "session_prefix", "turn", "fact", "fact_prefix", "object", "link", "before"].map((kind) => ({ method: "POST", path: "/v1/forget", json: { selector: selectorOf(kind), dry_run: true } })),
+  ...["session", "session_prefix", "turn", "fact", "fact_prefix", "object", "link", "before"].map((kind) => ({
+    method: "POST",
+    path: "/v1/forget",
+    json: { selector: selectorOf(kind), dry_run: true },
+  })),
   // Writes with alice's idempotency keys: new to bob, never a conflict or a duplicate of hers (I3 is per tenant).
   { method: "POST", path: "/v1/turns", json: { session: "secret/plans", entries: [{ role: "user", content: "other words", idem_key: "alice-turn" }] } },
   { method: "PUT", path: "/v1/facts/secret/code", json: { value: "other", idem_key: "alice-fact" } },
   { method: "POST", path: "/v1/links", json: { url: "https://example.org/other", idem_key: "alice-link" } },
   { method: "PUT", path: "/v1/objects", body: OBJECT_BYTES, headers: { "content-type": "text/plain", "idempotency-key": "alice-object" } },
   // Real forgets of alice's exact names, LSNs and digest: each hides only the caller's own records.
-  ...["session", "session_prefix", "turn", "fact", "fact_prefix", "object", "link", "before"].map((kind) => ({ method: "POST", path: "/v1/forget", json: { selector: selectorOf(kind) } })),
+  ...["session", "session_prefix", "turn", "fact", "fact_prefix", "object", "link", "before"].map((kind) => ({
+    method: "POST",
+    path: "/v1/forget",
+    json: { selector: selectorOf(kind) },
+  })),
   // After all that, the listings again.
   { method: "GET", path: "/v1/sessions" },
   { method: "GET", path: `/v1/search?q=${WORD}` },
@@ -131,13 +139,22 @@ describe("tenant isolation matrix (I5)", () => {
     for (const t of TENANTS) tokens[t] = await createToken(box.path, t);
     server = await startServer(box.path);
     const a = (p: Probe) => send("alice", p).then((r) => JSON.parse(r.body));
-    const turn = await a({ method: "POST", path: "/v1/turns", json: { session: "secret/plans", entries: [{ role: "user", content: `launch the ${WORD} project`, idem_key: "alice-turn" }] } });
+    const turn = await a({
+      method: "POST",
+      path: "/v1/turns",
+      json: { session: "secret/plans", entries: [{ role: "user", content: `launch the ${WORD} project`, idem_key: "alice-turn" }] },
+    });
     await a({ method: "POST", path: "/v1/turns", json: { session: "secret/other", entries: [{ role: "note", content: `${WORD} budget` }] } });
     await a({ method: "POST", path: "/v1/turns", json: { session: "secret/gone", entries: [{ role: "note", content: `${WORD} forgotten` }] } });
     await a({ method: "POST", path: "/v1/forget", json: { selector: { session: "secret/gone" } } });
     await a({ method: "PUT", path: "/v1/facts/secret/code", json: { value: "1234", idem_key: "alice-fact" } });
     const link = await a({ method: "POST", path: "/v1/links", json: { url: "https://example.org/plans", title: `${WORD} design`, idem_key: "alice-link" } });
-    const object = await a({ method: "PUT", path: "/v1/objects", body: OBJECT_BYTES, headers: { "content-type": "text/plain", "x-zerodb-name": "plans.txt", "idempotency-key": "alice-object" } });
+    const object = await a({
+      method: "PUT",
+      path: "/v1/objects",
+      body: OBJECT_BYTES,
+      headers: { "content-type": "text/plain", "x-zerodb-name": "plans.txt", "idempotency-key": "alice-object" },
+    });
     alice = { turnLsn: turn.entries[0].lsn, linkLsn: link.lsn, digest: object.object, stats: undefined };
     alice.stats = await a({ method: "GET", path: "/v1/stats" });
     // Alice really sees what the probes name.
@@ -156,7 +173,8 @@ describe("tenant isolation matrix (I5)", () => {
       const what = `${p.method} ${fill(p.path)} ${p.json ? fill(JSON.stringify(p.json)) : ""}`;
       expect(asBob, `I5: bob and carol get the same answer to ${what}`).toEqual(asCarol);
       expect(asBob.status, `I10: never a 5xx (${what})`).toBeLessThan(500);
-      for (const leak of [WORD, "1234", "plans.txt", "example.org/plans"].filter((l) => !what.includes(l))) expect(JSON.stringify(asBob).includes(leak), `I5: ${leak} is alice's (${what})`).toBe(false);
+      for (const leak of [WORD, "1234", "plans.txt", "example.org/plans"].filter((l) => !what.includes(l)))
+        expect(JSON.stringify(asBob).includes(leak), `I5: ${leak} is alice's (${what})`).toBe(false);
     }
   });
 
@@ -165,7 +183,10 @@ describe("tenant isolation matrix (I5)", () => {
     for (const method of ["GET", "HEAD"]) {
       const foreign = seen(await send("bob", { method, path: `/v1/objects/${alice.digest}` }));
       const missing = seen(await send("bob", { method, path: `/v1/objects/${never}` }));
-      expect({ ...foreign, body: String(foreign.body === undefined ? "" : JSON.stringify(foreign.body)).replaceAll(alice.digest, "<d>") }, `I5: ${method} of a foreign digest is not_found like a missing one`).toEqual({
+      expect(
+        { ...foreign, body: String(foreign.body === undefined ? "" : JSON.stringify(foreign.body)).replaceAll(alice.digest, "<d>") },
+        `I5: ${method} of a foreign digest is not_found like a missing one`,
+      ).toEqual({
         ...missing,
         body: String(missing.body === undefined ? "" : JSON.stringify(missing.body)).replaceAll(never, "<d>"),
       });
@@ -179,7 +200,12 @@ describe("tenant isolation matrix (I5)", () => {
     const clients: Record<string, McpProcess> = {};
     try {
       for (const t of ["bob", "carol"]) {
-        clients[t] = await startMcp({ home: box.path, cwd: work, args: ["--url", server.url], env: { ZERODB_TOKEN: tokens[t]!, ZERODB_HOME: join(box.path, `client-${t}`) } });
+        clients[t] = await startMcp({
+          home: box.path,
+          cwd: work,
+          args: ["--url", server.url],
+          env: { ZERODB_TOKEN: tokens[t]!, ZERODB_HOME: join(box.path, `client-${t}`) },
+        });
       }
       const calls: [string, Record<string, unknown>][] = [
         ["recall", { session: "secret/plans" }],
@@ -193,12 +219,18 @@ describe("tenant isolation matrix (I5)", () => {
         ["object_get", { object: alice.digest }],
         ["object_get", { object: alice.digest, path: "copy.bin" }],
         ["stats", {}],
-        ...["session", "session_prefix", "turn", "fact", "fact_prefix", "object", "link", "before"].map((k): [string, Record<string, unknown>] => ["forget", { selector: JSON.parse(fill(JSON.stringify(selectorOf(k)))), dry_run: true }]),
+        ...["session", "session_prefix", "turn", "fact", "fact_prefix", "object", "link", "before"].map((k): [string, Record<string, unknown>] => [
+          "forget",
+          { selector: JSON.parse(fill(JSON.stringify(selectorOf(k)))), dry_run: true },
+        ]),
         ["remember", { content: "bob's words", session: "secret/plans", idem_key: "alice-turn" }],
         ["fact_set", { key: "secret/code", value: 1, idem_key: "alice-fact" }],
         ["link_add", { url: "https://example.org/other", idem_key: "alice-link" }],
         ["object_put", { path: "same.txt", idem_key: "alice-object" }],
-        ...["session", "session_prefix", "turn", "fact", "fact_prefix", "object", "link", "before"].map((k): [string, Record<string, unknown>] => ["forget", { selector: JSON.parse(fill(JSON.stringify(selectorOf(k)))) }]),
+        ...["session", "session_prefix", "turn", "fact", "fact_prefix", "object", "link", "before"].map((k): [string, Record<string, unknown>] => [
+          "forget",
+          { selector: JSON.parse(fill(JSON.stringify(selectorOf(k)))) },
+        ]),
         ["search", { query: WORD }],
         ["stats", {}],
       ];
@@ -211,7 +243,8 @@ describe("tenant isolation matrix (I5)", () => {
         const what = `${tool} ${JSON.stringify(args)}`;
         expect(asBob, `I5: bob and carol get the same answer to ${what}`).toEqual(asCarol);
         // The query is echoed back ("No hits for ..."): only what the call did not name is a leak.
-        for (const leak of [WORD, "1234", "plans.txt"].filter((l) => !what.includes(l))) expect(JSON.stringify(asBob).includes(leak), `I5: ${leak} is alice's (${what})`).toBe(false);
+        for (const leak of [WORD, "1234", "plans.txt"].filter((l) => !what.includes(l)))
+          expect(JSON.stringify(asBob).includes(leak), `I5: ${leak} is alice's (${what})`).toBe(false);
       }
     } finally {
       for (const c of Object.values(clients)) await c[Symbol.asyncDispose]();
@@ -221,11 +254,19 @@ describe("tenant isolation matrix (I5)", () => {
   test("after bob's and carol's forgets of alice's exact names, LSNs and digest, alice's data is whole (I5, I8)", async () => {
     const a = (p: Probe) => send("alice", p);
     const turns = JSON.parse((await a({ method: "GET", path: "/v1/turns?session=secret/plans" })).body);
-    expect(turns.turns.map((t: { content: string }) => t.content), "I5: alice's turn survives bob's forgets").toEqual([`launch the ${WORD} project`]);
+    expect(
+      turns.turns.map((t: { content: string }) => t.content),
+      "I5: alice's turn survives bob's forgets",
+    ).toEqual([`launch the ${WORD} project`]);
     expect(JSON.parse((await a({ method: "GET", path: "/v1/facts/secret/code" })).body).value, "I5: alice's fact survives").toBe("1234");
     const object = await a({ method: "GET", path: `/v1/objects/${alice.digest}` });
-    expect({ status: object.status, body: object.body }, "I5: alice's object bytes survive bob forgetting his ref to the same blob").toEqual({ status: 200, body: OBJECT_BYTES });
+    expect({ status: object.status, body: object.body }, "I5: alice's object bytes survive bob forgetting his ref to the same blob").toEqual({
+      status: 200,
+      body: OBJECT_BYTES,
+    });
     expect(JSON.parse((await a({ method: "GET", path: `/v1/search?q=${WORD}` })).body).hits, "I5: alice's turns and link still match").toHaveLength(3);
-    expect(normalizeJson(JSON.parse((await a({ method: "GET", path: "/v1/stats" })).body), TENANTS), "I5: alice's figures are unchanged").toEqual(normalizeJson(alice.stats, TENANTS));
+    expect(normalizeJson(JSON.parse((await a({ method: "GET", path: "/v1/stats" })).body), TENANTS), "I5: alice's figures are unchanged").toEqual(
+      normalizeJson(alice.stats, TENANTS),
+    );
   });
 });

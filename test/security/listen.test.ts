@@ -34,7 +34,12 @@ describe("serve binds loopback unless told otherwise (D1, I5)", () => {
     using home = tempDir();
     for (const host of ["0.0.0.0", "::", "10.0.0.1", "example.com", "127.0.0.1.nip.io", "localhost.", "0x7f.1"]) {
       const r = await runZ(["serve", "--host", host, "--port", "0", "--json"], { home: home.path });
-      expect({ host, code: r.code, field: JSON.parse(r.stdout).error.field, lines: r.stderr.trim().split("\n").length }, `D1: ${host} is refused`).toEqual({ host, code: 2, field: "host", lines: 1 });
+      expect({ host, code: r.code, field: JSON.parse(r.stdout).error.field, lines: r.stderr.trim().split("\n").length }, `D1: ${host} is refused`).toEqual({
+        host,
+        code: 2,
+        field: "host",
+        lines: 1,
+      });
       expect(r.stderr, `D1: the refusal names --allow-remote (${host})`).toContain("--allow-remote");
       expect(r.stderr).not.toContain("listening");
     }
@@ -42,11 +47,19 @@ describe("serve binds loopback unless told otherwise (D1, I5)", () => {
 
   test("loopback addresses need no flag", async () => {
     // IPv6 loopback judged in-process: a CI machine may have no ::1 to bind.
-    for (const host of ["::1", "[::1]", "::ffff:127.0.0.1", "0:0:0:0:0:0:0:1", "127.1.2.3", "LOCALHOST"]) expect(isLoopbackHost(host), `D1: ${host} is loopback`).toBe(true);
-    for (const host of ["0.0.0.0", "::", "::ffff:10.0.0.1", "128.0.0.1", "localhost.evil.example", "1.127.0.0.1"]) expect(isLoopbackHost(host), `D1: ${host} is not loopback`).toBe(false);
+    for (const host of ["::1", "[::1]", "::ffff:127.0.0.1", "0:0:0:0:0:0:0:1", "127.1.2.3", "LOCALHOST"])
+      expect(isLoopbackHost(host), `D1: ${host} is loopback`).toBe(true);
+    for (const host of ["0.0.0.0", "::", "::ffff:10.0.0.1", "128.0.0.1", "localhost.evil.example", "1.127.0.0.1"])
+      expect(isLoopbackHost(host), `D1: ${host} is not loopback`).toBe(false);
     using home = tempDir();
     for (const host of ["127.0.0.1", "localhost"]) {
-      const proc = Bun.spawn([ZERODB, "serve", "--host", host, "--port", "0"], { cwd: home.path, env: envFor(home.path), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+      const proc = Bun.spawn([ZERODB, "serve", "--host", host, "--port", "0"], {
+        cwd: home.path,
+        env: envFor(home.path),
+        stdin: "ignore",
+        stdout: "ignore",
+        stderr: "pipe",
+      });
       try {
         const reader = proc.stderr.getReader();
         let seen = "";
@@ -66,7 +79,13 @@ describe("serve binds loopback unless told otherwise (D1, I5)", () => {
   test("with --allow-remote on 0.0.0.0, every route but /healthz refuses a missing, wrong or malformed token with the same 401; /healthz says only ok and version", async () => {
     using home = tempDir();
     const token = await createToken(home.path, "t");
-    const proc = Bun.spawn([ZERODB, "serve", "--host", "0.0.0.0", "--port", "0", "--allow-remote"], { cwd: home.path, env: envFor(home.path), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    const proc = Bun.spawn([ZERODB, "serve", "--host", "0.0.0.0", "--port", "0", "--allow-remote"], {
+      cwd: home.path,
+      env: envFor(home.path),
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     try {
       const reader = proc.stderr.getReader();
       let seen = "";
@@ -82,7 +101,12 @@ describe("serve binds loopback unless told otherwise (D1, I5)", () => {
       for (const [method, path] of ROUTES) {
         for (const auth of [undefined, "Bearer wrong", `Bearer ${token}x`, `Basic ${btoa(`t:${token}`)}`, `bearer  ${token.slice(0, 10)}`, token]) {
           const res = await fetch(base + path, { method, headers: auth === undefined ? {} : { authorization: auth } });
-          expect({ method, path, auth, status: res.status }, "I5: no route but /healthz answers without a valid token").toEqual({ method, path, auth, status: 401 });
+          expect({ method, path, auth, status: res.status }, "I5: no route but /healthz answers without a valid token").toEqual({
+            method,
+            path,
+            auth,
+            status: 401,
+          });
           if (method !== "HEAD") bodies.add(await res.text());
           else await res.arrayBuffer();
         }

@@ -48,12 +48,20 @@ describe("nothing secret in logs (I10, 6.1, 7.2)", () => {
     const json = { ...auth, "content-type": "application/json" };
     const send = (path: string, init: RequestInit = {}) => fetch(server.url + path, init).then((r) => r.arrayBuffer());
     const content = `${WORD} uses ${SECRET}`;
-    await send("/v1/turns", { method: "POST", headers: json, body: JSON.stringify({ session: `${WORD}/s`, entries: [{ role: "user", content, meta: { note: SECRET } }] }) });
+    await send("/v1/turns", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ session: `${WORD}/s`, entries: [{ role: "user", content, meta: { note: SECRET } }] }),
+    });
     await send(`/v1/facts/${WORD}/key`, { method: "PUT", headers: json, body: JSON.stringify({ value: content }) });
     await send(`/v1/facts/${WORD}/key`, { headers: auth });
     await send(`/v1/search?q=${WORD}`, { headers: auth });
     await send("/v1/links", { method: "POST", headers: json, body: JSON.stringify({ url: `https://example.org/${WORD}?k=${SECRET}`, title: content }) });
-    await send("/v1/objects", { method: "PUT", headers: { ...auth, "content-type": "text/plain", "x-zerodb-name": `${WORD}.txt`, "idempotency-key": SECRET }, body: content });
+    await send("/v1/objects", {
+      method: "PUT",
+      headers: { ...auth, "content-type": "text/plain", "x-zerodb-name": `${WORD}.txt`, "idempotency-key": SECRET },
+      body: content,
+    });
     // Refusals of every kind, each carrying the word and the secret somewhere.
     await send("/v1/turns", { method: "POST", headers: json, body: JSON.stringify({ session: `${WORD}//bad`, entries: [{ role: SECRET, content }] }) });
     await send("/v1/turns", { method: "POST", headers: json, body: `{"session": "${WORD}", ${SECRET}` });
@@ -77,7 +85,10 @@ describe("nothing secret in logs (I10, 6.1, 7.2)", () => {
     mkdirSync(work);
     const transcript = join(dir.path, "t.jsonl");
     const msg = (uuid: string, text: string) => JSON.stringify({ type: "user", uuid, parentUuid: null, message: { role: "user", content: text } });
-    writeFileSync(transcript, [msg("u1", `${WORD} ${SECRET}`), `not json ${WORD} ${SECRET}`, `{"type":"summary","summary":"${WORD}"}`, `{"partial": "${WORD}`].join("\n"));
+    writeFileSync(
+      transcript,
+      [msg("u1", `${WORD} ${SECRET}`), `not json ${WORD} ${SECRET}`, `{"type":"summary","summary":"${WORD}"}`, `{"partial": "${WORD}`].join("\n"),
+    );
     const events = [
       { session_id: "s1", transcript_path: transcript, cwd: work, hook_event_name: "SessionStart", source: "startup" },
       { session_id: "s1", transcript_path: transcript, cwd: work, hook_event_name: "UserPromptSubmit", prompt: `${WORD} ${SECRET}` },

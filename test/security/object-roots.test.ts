@@ -44,7 +44,7 @@ describe("object tool roots (issue 14)", () => {
     const stored = await mcp.call("object_put", { path: "/etc/hostname" });
     expect(stored.isError).toBe(true);
     // object_get with a path anywhere: refused, nothing created.
-    const obj = "sha256:" + "0".repeat(64);
+    const obj = `sha256:${"0".repeat(64)}`;
     const got = await mcp.call("object_get", { object: obj, path: target });
     expect(got.isError).toBe(true);
     expect(existsSync(target)).toBe(false);

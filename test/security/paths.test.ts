@@ -51,12 +51,19 @@ describe("paths: refused or contained, never overwriting (I6, 6.3, sections 8, 9
     const dataDir = join(dir.path, "zerodb", "data");
     const [lsn, tokens] = [lastLsn(dataDir), tokenCount(dataDir)];
     for (const out of TRAPS) {
-      for (const argv of [["object", "get", digest, "--out", out], ["export", "--out", out], ["token", "create", "--tenant", "t", "--out", out]]) {
+      for (const argv of [
+        ["object", "get", digest, "--out", out],
+        ["export", "--out", out],
+        ["token", "create", "--tenant", "t", "--out", out],
+      ]) {
         const what = argv.join(" ");
         const r = await runZ([...argv, "--json"], { home: dir.path });
         expect(r.code, `refused: ${what}`).not.toBe(0);
         const err = JSON.parse(r.stdout).error;
-        expect([err.code, err.field], `I6: conflict or invalid_input naming out (${what})`).toEqual([out.includes("missing-dir") ? "invalid_input" : "conflict", "out"]);
+        expect([err.code, err.field], `I6: conflict or invalid_input naming out (${what})`).toEqual([
+          out.includes("missing-dir") ? "invalid_input" : "conflict",
+          "out",
+        ]);
         expectUntouched(box, what);
       }
     }
@@ -85,19 +92,34 @@ describe("paths: refused or contained, never overwriting (I6, 6.3, sections 8, 9
     const call = async (name: string, args: Record<string, unknown>) => (await mcp.call(name, args)) as CallToolResult;
     const dataDir = join(dir.path, "zerodb", "data");
 
-    const refusedPuts = ["../outside/precious.txt", join(outside, "precious.txt"), "link-out/precious.txt", "link-file", "sub/../../outside/precious.txt", "dangle"];
+    const refusedPuts = [
+      "../outside/precious.txt",
+      join(outside, "precious.txt"),
+      "link-out/precious.txt",
+      "link-file",
+      "sub/../../outside/precious.txt",
+      "dangle",
+    ];
     const before = lastLsn(dataDir);
     const messages = new Map<string, string>();
     for (const path of refusedPuts) {
       const r = await call("object_put", { path });
-      expect({ path, isError: r.isError, code: (r.structuredContent as any)?.error?.code, field: (r.structuredContent as any)?.error?.field }, "section 8: refused").toEqual({ path, isError: true, code: "invalid_input", field: "path" });
+      expect(
+        { path, isError: r.isError, code: (r.structuredContent as any)?.error?.code, field: (r.structuredContent as any)?.error?.field },
+        "section 8: refused",
+      ).toEqual({ path, isError: true, code: "invalid_input", field: "path" });
       messages.set(path, (r.structuredContent as any).error.message);
     }
     expect(lastLsn(dataDir), "I6: a refused put writes nothing").toBe(before);
     // Whether the outside file exists must not change the answer (I10: nothing revealed about it).
-    for (const [path, missing] of [["../outside/precious.txt", "../outside/nothing.txt"], [join(outside, "precious.txt"), join(outside, "nothing.txt")]] as const) {
+    for (const [path, missing] of [
+      ["../outside/precious.txt", "../outside/nothing.txt"],
+      [join(outside, "precious.txt"), join(outside, "nothing.txt")],
+    ] as const) {
       const r = await call("object_put", { path: missing });
-      expect((r.structuredContent as any).error.message.replace(missing, "P"), `I10: ${path} and ${missing} are refused alike`).toBe(messages.get(path)!.replace(path, "P"));
+      expect((r.structuredContent as any).error.message.replace(missing, "P"), `I10: ${path} and ${missing} are refused alike`).toBe(
+        messages.get(path)!.replace(path, "P"),
+      );
     }
     // Contained: inside the roots, through links that stay inside, it works.
     for (const path of ["inside.txt", "sub/link-inside", "link-in/in-extra.txt", join(extra, "in-extra.txt")]) {
@@ -106,14 +128,30 @@ describe("paths: refused or contained, never overwriting (I6, 6.3, sections 8, 9
     }
     const digest = ((await call("object_put", { path: "inside.txt" })).structuredContent as { object: string }).object;
 
-    for (const path of ["../outside/new.bin", join(outside, "new.bin"), "link-out/new.bin", "dangle", "link-file", "inside.txt", "sub", "missing-dir/new.bin"]) {
+    for (const path of [
+      "../outside/new.bin",
+      join(outside, "new.bin"),
+      "link-out/new.bin",
+      "dangle",
+      "link-file",
+      "inside.txt",
+      "sub",
+      "missing-dir/new.bin",
+    ]) {
       const r = await call("object_get", { object: digest, path });
-      expect({ path, isError: r.isError, field: (r.structuredContent as any)?.error?.field }, "section 8: object_get refuses to write there").toEqual({ path, isError: true, field: "path" });
+      expect({ path, isError: r.isError, field: (r.structuredContent as any)?.error?.field }, "section 8: object_get refuses to write there").toEqual({
+        path,
+        isError: true,
+        field: "path",
+      });
     }
     expect(readdirSync(outside).sort(), "section 8: nothing written outside the roots").toEqual(["precious.txt"]);
     expect(readFileSync(join(outside, "precious.txt"), "utf8")).toBe("do not touch");
     expect(readFileSync(join(work, "inside.txt"), "utf8"), "section 8: an existing file is never overwritten").toBe("inside");
-    expect((await call("object_get", { object: digest, path: "link-in/copy.txt" })).isError ?? false, "section 8: an object root reached through a link is a root").toBe(false);
+    expect(
+      (await call("object_get", { object: digest, path: "link-in/copy.txt" })).isError ?? false,
+      "section 8: an object root reached through a link is a root",
+    ).toBe(false);
     expect(readFileSync(join(extra, "copy.txt"), "utf8")).toBe("inside");
   });
 
@@ -129,7 +167,10 @@ describe("paths: refused or contained, never overwriting (I6, 6.3, sections 8, 9
       await using mcp = await startMcp({ home: dir.path, cwd: work });
       await mcp.call("remember", { content: "word ".repeat(1000), session: "big" });
       const r = (await mcp.call("recall", { session: "big" })) as CallToolResult;
-      expect({ kind, isError: r.isError ?? false, spilled: r._meta?.["zerodb/spill"] !== undefined }, "section 9: a failed spill keeps the result inline").toEqual({ kind, isError: false, spilled: false });
+      expect(
+        { kind, isError: r.isError ?? false, spilled: r._meta?.["zerodb/spill"] !== undefined },
+        "section 9: a failed spill keeps the result inline",
+      ).toEqual({ kind, isError: false, spilled: false });
       expect(mcp.stderr().match(/could not spill/g), `section 9: one warning (${kind})`).toHaveLength(1);
       expect(existsSync(join(dir.path, "nowhere")), `section 9: nothing created through a dangling spill root (${kind})`).toBe(false);
     }
@@ -148,7 +189,7 @@ describe("paths: refused or contained, never overwriting (I6, 6.3, sections 8, 9
     await mcp.call("remember", { content: "word ".repeat(1000), session: "big" });
     const r = (await mcp.call("recall", { session: "big" })) as CallToolResult;
     const spill = r._meta?.["zerodb/spill"] as { path: string };
-    expect(spill.path.startsWith(join(dir.path, "spill-link") + "/"), "section 9: inside the configured root").toBe(true);
+    expect(spill.path.startsWith(`${join(dir.path, "spill-link")}/`), "section 9: inside the configured root").toBe(true);
     expect(spill.path.slice(join(dir.path, "spill-link").length)).toMatch(/^\/session-[0-9a-f]{64}\/[A-Za-z0-9_-]{12}-[A-Za-z0-9._-]{1,64}$/);
     expect(readdirSync(real)).toHaveLength(1);
   });

@@ -67,7 +67,11 @@ describe("file modes under umask 000 (I5, sections 2, 7.1, 9)", () => {
         seen += new TextDecoder().decode(value);
       }
       const url = /listening on (\S+)/.exec(seen)![1]!;
-      const res = await fetch(`${url}/v1/turns`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ session: "s", entries: [{ role: "note", content: "x" }] }) });
+      const res = await fetch(`${url}/v1/turns`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ session: "s", entries: [{ role: "note", content: "x" }] }),
+      });
       expect(res.status).toBe(200);
       const data = join(box.path, "zerodb", "data");
       expect(readdirSync(data).sort()).toEqual(["zerodb.id", "zerodb.sqlite", "zerodb.sqlite-shm", "zerodb.sqlite-wal"]);
@@ -106,7 +110,11 @@ describe("file modes under umask 000 (I5, sections 2, 7.1, 9)", () => {
     chmodSync(join(box.path, MCP_FILES.gemini!), 0o644);
     // Cursor installed, its config not yet written: connect creates it.
     rmSync(join(box.path, MCP_FILES.cursor!));
-    const before = Object.fromEntries(Object.values(MCP_FILES).filter((f) => f !== MCP_FILES.cursor).map((f) => [f, mode(join(box.path, f))]));
+    const before = Object.fromEntries(
+      Object.values(MCP_FILES)
+        .filter((f) => f !== MCP_FILES.cursor)
+        .map((f) => [f, mode(join(box.path, f))]),
+    );
     const r = await runUmask0(["connect", "--capture", "--json"], { home: box.path });
     expect(r.code, r.stderr).toBe(0);
     for (const [file, m] of Object.entries(before)) {

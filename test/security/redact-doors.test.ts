@@ -30,7 +30,9 @@ describe("every door redacts (issue 14, item 2)", () => {
   test("CLI append: content and meta string values; the count is reported and summed by stats", async () => {
     using box = tempDir();
     const content = `export AWS_SECRET_ACCESS_KEY=${AWS_SECRET}\ngit remote add o https://oauth2:${GITLAB}@gitlab.com/x/y.git`;
-    const r = await runJson<{ redacted?: number }>(["append", "--session", "s", "--meta", JSON.stringify({ deploy: { hook: SLACK_HOOK } }), content], { home: box.path });
+    const r = await runJson<{ redacted?: number }>(["append", "--session", "s", "--meta", JSON.stringify({ deploy: { hook: SLACK_HOOK } }), content], {
+      home: box.path,
+    });
     expect(r.redacted, "the caller learns that secrets were taken out").toBe(3);
     const page = await runJson<{ turns: { content: string; meta: Record<string, unknown> }[] }>(["read", "--session", "s"], { home: box.path });
     expect(page.turns[0]!.content).toContain("AWS_SECRET_ACCESS_KEY=[redacted:");
@@ -54,7 +56,11 @@ describe("every door redacts (issue 14, item 2)", () => {
     expect(turn).toMatchObject({ status: 200, body: { redacted: 2 } });
     const fact = await post("PUT", "/v1/facts/deploy/creds", { value: { aws: { aws_secret_access_key: AWS_SECRET }, list: [`token ${GITLAB}`] } });
     expect(fact).toMatchObject({ status: 200, body: { redacted: 2 } });
-    const link = await post("POST", "/v1/links", { url: `https://x-access-token:${GHP}@github.com/o/r`, title: `db password=${URL_PW}`, note: `postgres://app:${URL_PW}@db:5432/x` });
+    const link = await post("POST", "/v1/links", {
+      url: `https://x-access-token:${GHP}@github.com/o/r`,
+      title: `db password=${URL_PW}`,
+      note: `postgres://app:${URL_PW}@db:5432/x`,
+    });
     expect(link.status).toBe(200);
     expect(link.body.redacted).toBeGreaterThanOrEqual(2);
     const got = (await (await fetch(`${server.url}/v1/facts/deploy/creds`, { headers: h })).json()) as { value: unknown };
@@ -68,7 +74,10 @@ describe("every door redacts (issue 14, item 2)", () => {
   test("MCP remember through the built binary: meta strings too, and a model cannot switch it off", async () => {
     using box = tempDir();
     await using mcp = await startMcp({ home: box.path });
-    const r = await mcp.call("remember", { content: `the token is ${HF}`, meta: { origin: `mysql -uroot -p${URL_PW} prod` }, redact: false } as Record<string, unknown>);
+    const r = await mcp.call("remember", { content: `the token is ${HF}`, meta: { origin: `mysql -uroot -p${URL_PW} prod` }, redact: false } as Record<
+      string,
+      unknown
+    >);
     expect(r.isError, "remember has no redact switch: injected text cannot turn redaction off").toBe(true);
     const ok = await mcp.call("remember", { content: `the token is ${HF}`, meta: { origin: `mysql -uroot -p${URL_PW} prod` } });
     expect(ok.structuredContent).toMatchObject({ redacted: 2 });

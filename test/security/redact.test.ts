@@ -25,7 +25,11 @@ describe("the corpus", () => {
     expect(new Set(secrets().map((r) => r.kind)).size).toBeGreaterThanOrEqual(60);
     expect(l.length).toBeGreaterThanOrEqual(150);
     // Every value really is in its text, so "gone from the output" means something.
-    expect(secrets().filter((r) => !r.text.includes(r.value)).map((r) => r.id)).toEqual([]);
+    expect(
+      secrets()
+        .filter((r) => !r.text.includes(r.value))
+        .map((r) => r.id),
+    ).toEqual([]);
   });
 
   test("tune split: every secret is gone from the output, and its marker names its kind", () => {
@@ -66,7 +70,11 @@ describe("the rules", () => {
       .map((r) => `${r.kind}: ${JSON.stringify(r.anchors)} vs ${JSON.stringify(anchorsOf(r.source))}`);
     expect(wrong).toEqual([]);
     // Whole-text rules are few: each costs a pass over every captured byte.
-    expect(RULES.filter((r) => r.anchors.length === 0).map((r) => r.kind).sort()).toEqual(["airtable_token", "card_number", "discord_token", "mailgun_key"]);
+    expect(
+      RULES.filter((r) => r.anchors.length === 0)
+        .map((r) => r.kind)
+        .sort(),
+    ).toEqual(["airtable_token", "card_number", "discord_token", "mailgun_key"]);
   });
 });
 
@@ -90,8 +98,14 @@ describe("what the hostile review found leaking (issue 14)", () => {
     ["mysql -u root -pS3cr3t!x app", "mysql -u root -p[redacted:mysql_password] app"],
     ["curl -u admin:Pa55w0rd-q https://ci/job", "curl -u admin:[redacted:basic_auth] https://ci/job"],
     ["Authorization: Basic YWRtaW46UGE1NXcwcmQtcQ==", "Authorization: Basic [redacted:basic_auth]"],
-    ["AccountName=acme;AccountKey=q1W2e3R4t5Y6u7I8o9P0a1S2d3F4g5H6j7K8l9Z0x1C2v3B4n5M6q7W8e9R0t1Y2u3I4o5P6a7S8d9F0g1H2jA==;EndpointSuffix=core.windows.net", "AccountName=acme;AccountKey=[redacted:azure_storage_key];EndpointSuffix=core.windows.net"],
-    ["https://acme.blob.core.windows.net/c/f?sv=2022-11-02&sp=r&sig=k3J9x%2BQm2Lp7vN3sW8yZ1bC6dF0gH5jT4aE%3D", "https://acme.blob.core.windows.net/c/f?sv=2022-11-02&sp=r&sig=[redacted:azure_sas]"],
+    [
+      "AccountName=acme;AccountKey=q1W2e3R4t5Y6u7I8o9P0a1S2d3F4g5H6j7K8l9Z0x1C2v3B4n5M6q7W8e9R0t1Y2u3I4o5P6a7S8d9F0g1H2jA==;EndpointSuffix=core.windows.net",
+      "AccountName=acme;AccountKey=[redacted:azure_storage_key];EndpointSuffix=core.windows.net",
+    ],
+    [
+      "https://acme.blob.core.windows.net/c/f?sv=2022-11-02&sp=r&sig=k3J9x%2BQm2Lp7vN3sW8yZ1bC6dF0gH5jT4aE%3D",
+      "https://acme.blob.core.windows.net/c/f?sv=2022-11-02&sp=r&sig=[redacted:azure_sas]",
+    ],
     ['{"auths": {"ghcr.io": {"auth": "ZGVwbG95OmhAcmQtdDBndWVzcw=="}}}', '{"auths": {"ghcr.io": {"auth": "[redacted:docker_auth]"}}}'],
     ["shpat_0123456789abcdef0123456789abcdef", "[redacted:shopify_token]"],
     ["dop_v1_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "[redacted:digitalocean_token]"],
@@ -222,9 +236,13 @@ describe("inputs built to make a backtracking regex take forever (1-3 MiB) finis
     ["Cookie headers", "Cookie: a=b; ".repeat(200_000)],
     ["JWKs with short members", '{"kty":"oct","k":"short"},'.repeat(100_000)],
   ];
-  test.each(unchanged)("%s: unchanged", (_, input) => {
-    expect(redact(input).redactions).toBe(0);
-  }, 120_000);
+  test.each(unchanged)(
+    "%s: unchanged",
+    (_, input) => {
+      expect(redact(input).redactions).toBe(0);
+    },
+    120_000,
+  );
 
   test("a PEM header repeated with no END line and no key material: unchanged", () => {
     expect(redact(`x ${"-----BEGIN RSA PRIVATE KEY-----\n".repeat(100_000)}`).redactions).toBe(0);

@@ -198,7 +198,14 @@ describe.skipIf(!isRoot)("spill root and tokens (sections 2 and 9)", () => {
 
   test("remote mode: a tenant token file another user planted (their tenant would receive our memory) is refused and never sent", async () => {
     let requests = 0;
-    await using server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => (requests++, Response.json({ error: { code: "unauthorized", message: "no" } }, { status: 401 })) });
+    await using server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () => {
+        requests++;
+        return Response.json({ error: { code: "unauthorized", message: "no" } }, { status: 401 });
+      },
+    });
     for (const how of ["owner", "tokens dir 0777"] as const) {
       using box = tempDir();
       const tokens = preCreate(box.path, "tokens");
@@ -206,7 +213,9 @@ describe.skipIf(!isRoot)("spill root and tokens (sections 2 and 9)", () => {
       writeFileSync(file, "zdb_attackers_token_0000000000000000\n", { mode: 0o600 });
       if (how === "owner") giveAway(file);
       else chmodSync(tokens, 0o777);
-      const err = refusal(await runZ(["append", "--session", "s", "secret", "--url", `http://127.0.0.1:${server.port}`, "--tenant", "t", "--json"], { home: box.path }));
+      const err = refusal(
+        await runZ(["append", "--session", "s", "secret", "--url", `http://127.0.0.1:${server.port}`, "--tenant", "t", "--json"], { home: box.path }),
+      );
       expect({ how, code: err.code, names: err.message.includes(how === "owner" ? file : tokens) }).toEqual({ how, code: "unsafe_path", names: true });
     }
     expect(requests, "nothing reached the server").toBe(0);
@@ -286,7 +295,9 @@ describe.skipIf(!isRoot)("every door refuses the same way", () => {
     const r = await runZ(["hook", "claude-code"], { home: box.path, stdin: hookInput(box.path) });
     expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
     expect(statSync(store).size).toBe(0);
-    const log = readFileSync(join(box.path, "zerodb", "logs", "capture.log"), "utf8").trim().split("\n");
+    const log = readFileSync(join(box.path, "zerodb", "logs", "capture.log"), "utf8")
+      .trim()
+      .split("\n");
     expect(log).toEqual([expect.stringContaining(`unsafe_path: store file ${store} belongs to another user`)]);
   });
 
@@ -317,7 +328,11 @@ describe.skipIf(!isRoot)("doctor reports each unsafe path with its fix, and exit
     expect((await runZ(["append", "--session", "s", "x"], { home: box.path })).code).toBe(0);
     const r = await runZ(["doctor", "--json"], { home: box.path });
     const checks = JSON.parse(r.stdout).checks as Check[];
-    expect({ code: r.code, home: checks.find((c) => c.name === "home")?.status, files: checks.find((c) => c.name === "files")?.status }).toEqual({ code: 0, home: "pass", files: "pass" });
+    expect({ code: r.code, home: checks.find((c) => c.name === "home")?.status, files: checks.find((c) => c.name === "files")?.status }).toEqual({
+      code: 0,
+      home: "pass",
+      files: "pass",
+    });
   });
 
   const cases: { name: string; setup(box: string): { check: string; detail: string; fix: string; args?: string[] } }[] = [

@@ -111,12 +111,31 @@ describe("spill", () => {
   });
 
   for (const [what, failing] of [
-    ["a write that fails halfway", { writeSync: (fd: number, b: Uint8Array, off: number, len: number) => {
-      realFs.writeSync(fd, b, off, Math.min(len, 1000));
-      throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
-    } }],
-    ["a failed chmod", { fchmodSync: () => { throw Object.assign(new Error("operation not permitted"), { code: "EPERM" }); } }],
-    ["a failed fsync", { fsyncSync: () => { throw Object.assign(new Error("I/O error"), { code: "EIO" }); } }],
+    [
+      "a write that fails halfway",
+      {
+        writeSync: (fd: number, b: Uint8Array, off: number, len: number) => {
+          realFs.writeSync(fd, b, off, Math.min(len, 1000));
+          throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+        },
+      },
+    ],
+    [
+      "a failed chmod",
+      {
+        fchmodSync: () => {
+          throw Object.assign(new Error("operation not permitted"), { code: "EPERM" });
+        },
+      },
+    ],
+    [
+      "a failed fsync",
+      {
+        fsyncSync: () => {
+          throw Object.assign(new Error("I/O error"), { code: "EIO" });
+        },
+      },
+    ],
   ] as const) {
     test(`${what} leaves no file, keeps the result inline and warns once`, () => {
       using tmp = tempDir();

@@ -87,43 +87,47 @@ function integrity(dataDir: string): string {
 
 describe("crash safety (I2)", () => {
   // About 70 ms a round on 2 cores: bun's 5 s default timeout fits the 30 rounds of CI, not the soak's 200.
-  test(`kill -9 in the middle of appends, fact sets and forgets, ${ROUNDS} times: every acknowledged write is there once`, seeded(async (random) => {
-    using dir = tempDir();
-    const acked = new Map<string, number>();
-    const forgotten: string[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const mode = ["append", "batch", "fact", "forget"][round % 4]!;
-      const w = spawnWriter(dir.path, mode, `r${round}`);
-      // Let it write a random number of entries, then kill it mid-stream.
-      await w.until(1 + Math.floor(random() * 40));
-      w.proc.kill(9);
-      await w.proc.exited;
-      await w.reading;
-      expect(w.proc.signalCode).toBe("SIGKILL");
-      for (const a of w.acks) {
-        if (a.id.startsWith("forgot:")) forgotten.push(a.id.slice(7));
-        else acked.set(a.id, a.lsn);
+  test(
+    `kill -9 in the middle of appends, fact sets and forgets, ${ROUNDS} times: every acknowledged write is there once`,
+    seeded(async (random) => {
+      using dir = tempDir();
+      const acked = new Map<string, number>();
+      const forgotten: string[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const mode = ["append", "batch", "fact", "forget"][round % 4]!;
+        const w = spawnWriter(dir.path, mode, `r${round}`);
+        // Let it write a random number of entries, then kill it mid-stream.
+        await w.until(1 + Math.floor(random() * 40));
+        w.proc.kill(9);
+        await w.proc.exited;
+        await w.reading;
+        expect(w.proc.signalCode).toBe("SIGKILL");
+        for (const a of w.acks) {
+          if (a.id.startsWith("forgot:")) forgotten.push(a.id.slice(7));
+          else acked.set(a.id, a.lsn);
+        }
       }
-    }
-    expect(integrity(dir.path)).toBe("ok");
-    // Every acknowledged forget took effect (I8).
-    expect(forgotten.length).toBeGreaterThan(0);
-    expect(doomedLeft(dir.path, forgotten)).toBe(0);
-    const turns = allTurns(dir.path);
-    const byText = new Map<string, number[]>();
-    for (const t of turns) byText.set(t.text, [...(byText.get(t.text) ?? []), t.lsn]);
-    // No duplicates at all, acknowledged or not.
-    for (const [text, lsns] of byText) expect({ text, copies: lsns.length }).toEqual({ text, copies: 1 });
-    // Every acknowledged write is there, at the LSN it was acknowledged with.
-    for (const [id, lsn] of acked) expect({ id, lsn: byText.get(id)?.[0] }).toEqual({ id, lsn });
-    // I1: strictly increasing.
-    for (let i = 1; i < turns.length; i++) expect(turns[i]!.lsn).toBeGreaterThan(turns[i - 1]!.lsn);
-    // The store still takes writes after all that.
-    const store = openSqliteStore(dir.path);
-    const r = await store.memory("local").append({ session: "after", entries: [{ role: "note", content: "still works" }] });
-    expect(r.entries[0]!.lsn).toBeGreaterThan(turns[turns.length - 1]!.lsn);
-    store.close();
-  }), 30_000 + ROUNDS * 500);
+      expect(integrity(dir.path)).toBe("ok");
+      // Every acknowledged forget took effect (I8).
+      expect(forgotten.length).toBeGreaterThan(0);
+      expect(doomedLeft(dir.path, forgotten)).toBe(0);
+      const turns = allTurns(dir.path);
+      const byText = new Map<string, number[]>();
+      for (const t of turns) byText.set(t.text, [...(byText.get(t.text) ?? []), t.lsn]);
+      // No duplicates at all, acknowledged or not.
+      for (const [text, lsns] of byText) expect({ text, copies: lsns.length }).toEqual({ text, copies: 1 });
+      // Every acknowledged write is there, at the LSN it was acknowledged with.
+      for (const [id, lsn] of acked) expect({ id, lsn: byText.get(id)?.[0] }).toEqual({ id, lsn });
+      // I1: strictly increasing.
+      for (let i = 1; i < turns.length; i++) expect(turns[i]!.lsn).toBeGreaterThan(turns[i - 1]!.lsn);
+      // The store still takes writes after all that.
+      const store = openSqliteStore(dir.path);
+      const r = await store.memory("local").append({ session: "after", entries: [{ role: "note", content: "still works" }] });
+      expect(r.entries[0]!.lsn).toBeGreaterThan(turns[turns.length - 1]!.lsn);
+      store.close();
+    }),
+    30_000 + ROUNDS * 500,
+  );
 
   test("four processes appending to one data dir at once: every entry present once, LSNs strictly increasing", async () => {
     using dir = tempDir();

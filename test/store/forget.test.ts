@@ -75,7 +75,13 @@ describe("forget", () => {
     using dir = tempDir();
     const store = openSqliteStore(dir.path);
     const m = store.memory("local");
-    const a = await m.append({ session: "p/a", entries: [{ role: "note", content: "one" }, { role: "note", content: "two" }] });
+    const a = await m.append({
+      session: "p/a",
+      entries: [
+        { role: "note", content: "one" },
+        { role: "note", content: "two" },
+      ],
+    });
     await m.append({ session: "p/b", entries: [{ role: "note", content: "three" }] });
     await m.append({ session: "q", entries: [{ role: "note", content: "four" }] });
     await m.factSet({ key: "k/1", value: 1 });

@@ -31,7 +31,13 @@ describe("idempotency keys (I3)", () => {
     await s.m.append({ session: "a", entries: [{ role: "user", content: "hi", idem_key: "k1" }] });
     const before = (await s.m.stats()).last_lsn;
     const err = await s.m
-      .append({ session: "a", entries: [{ role: "user", content: "fresh" }, { role: "user", content: "changed", idem_key: "k1" }] })
+      .append({
+        session: "a",
+        entries: [
+          { role: "user", content: "fresh" },
+          { role: "user", content: "changed", idem_key: "k1" },
+        ],
+      })
       .catch((e) => e);
     expect({ code: err.code, field: err.field }).toEqual({ code: "conflict", field: "entries.1.idem_key" });
     expect((await s.m.stats()).last_lsn).toBe(before);
@@ -74,7 +80,16 @@ describe("idempotency keys (I3)", () => {
 
   test("two entries of one batch with the same key and content are written once", async () => {
     using s = open();
-    const r = await s.m.append({ session: "a", entries: [{ role: "note", content: "x", idem_key: "k" }, { role: "note", content: "x", idem_key: "k" }] });
-    expect(r.entries).toEqual([{ lsn: 1, duplicate: false }, { lsn: 1, duplicate: true }]);
+    const r = await s.m.append({
+      session: "a",
+      entries: [
+        { role: "note", content: "x", idem_key: "k" },
+        { role: "note", content: "x", idem_key: "k" },
+      ],
+    });
+    expect(r.entries).toEqual([
+      { lsn: 1, duplicate: false },
+      { lsn: 1, duplicate: true },
+    ]);
   });
 });

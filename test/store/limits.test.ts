@@ -53,7 +53,12 @@ describe("limits (DESIGN.md section 3)", () => {
   test("turn content: 4 MiB passes, one byte more is too_large; lone surrogates are invalid", () =>
     withMemory(async (m) => {
       await m.append({ session: "s", entries: [{ role: "note", content: bytes(L.CONTENT_MAX_BYTES) }] });
-      await rejects(m, () => m.append({ session: "s", entries: [{ role: "note", content: bytes(L.CONTENT_MAX_BYTES + 1) }] }), "too_large", "entries.0.content");
+      await rejects(
+        m,
+        () => m.append({ session: "s", entries: [{ role: "note", content: bytes(L.CONTENT_MAX_BYTES + 1) }] }),
+        "too_large",
+        "entries.0.content",
+      );
       await rejects(m, () => m.append({ session: "s", entries: [{ role: "note", content: "bad \ud800 half" }] }), "invalid_input", "entries.0.content");
     }));
 
@@ -61,7 +66,12 @@ describe("limits (DESIGN.md section 3)", () => {
     withMemory(async (m) => {
       expect(Buffer.byteLength(JSON.stringify(metaOf(L.META_MAX_BYTES)))).toBe(16384);
       await m.append({ session: "s", entries: [{ role: "note", content: "x", meta: metaOf(L.META_MAX_BYTES) }] });
-      await rejects(m, () => m.append({ session: "s", entries: [{ role: "note", content: "x", meta: metaOf(L.META_MAX_BYTES + 1) }] }), "too_large", "entries.0.meta");
+      await rejects(
+        m,
+        () => m.append({ session: "s", entries: [{ role: "note", content: "x", meta: metaOf(L.META_MAX_BYTES + 1) }] }),
+        "too_large",
+        "entries.0.meta",
+      );
       await rejects(m, () => m.append({ session: "s", entries: [{ role: "note", content: "x", meta: [1] as never }] }), "invalid_input", "entries.0.meta");
       await rejects(m, () => m.append({ session: "s", entries: [{ role: "note", content: "x", meta: { n: Infinity } }] }), "invalid_input", "entries.0.meta.n");
     }));

@@ -22,7 +22,13 @@ describe("export and import", () => {
     using b = tempDir();
     const src = openSqliteStore(a.path);
     const m = src.memory("local");
-    await m.append({ session: "p/one", entries: [{ role: "user", content: "hello wörld", meta: { x: [1, 2] }, idem_key: "i1" }, { role: "assistant", content: "hi" }] });
+    await m.append({
+      session: "p/one",
+      entries: [
+        { role: "user", content: "hello wörld", meta: { x: [1, 2] }, idem_key: "i1" },
+        { role: "assistant", content: "hi" },
+      ],
+    });
     await m.factSet({ key: "k", value: { deep: true } });
     await m.factSet({ key: "k", value: "newer", idem_key: "f1" });
     await m.append({ session: "gone", entries: [{ role: "note", content: "secret", idem_key: "g1" }] });
@@ -37,13 +43,21 @@ describe("export and import", () => {
     expect(await collect(dst)).toEqual(exported);
 
     const dm = dst.memory("local");
-    expect((await dm.read({ session: "p/one" })).turns.map((t) => [t.lsn, t.content])).toEqual([[1, "hello wörld"], [2, "hi"]]);
+    expect((await dm.read({ session: "p/one" })).turns.map((t) => [t.lsn, t.content])).toEqual([
+      [1, "hello wörld"],
+      [2, "hi"],
+    ]);
     expect(await dm.factGet({ key: "k" })).toEqual({ key: "k", value: "newer", lsn: 4 });
     expect((await dm.search({ query: "wörld" })).hits.map((h) => h.lsn)).toEqual([1]);
     expect((await dm.search({ query: "secret" })).hits).toEqual([]);
     // I3 survives: retries are recognized, a forgotten key stays reserved.
-    expect((await dm.append({ session: "p/one", entries: [{ role: "user", content: "hello wörld", meta: { x: [1, 2] }, idem_key: "i1" }] })).entries[0]).toEqual({ lsn: 1, duplicate: true });
-    expect((await dm.append({ session: "gone", entries: [{ role: "note", content: "secret", idem_key: "g1" }] })).entries[0]).toEqual({ lsn: 5, duplicate: true });
+    expect(
+      (await dm.append({ session: "p/one", entries: [{ role: "user", content: "hello wörld", meta: { x: [1, 2] }, idem_key: "i1" }] })).entries[0],
+    ).toEqual({ lsn: 1, duplicate: true });
+    expect((await dm.append({ session: "gone", entries: [{ role: "note", content: "secret", idem_key: "g1" }] })).entries[0]).toEqual({
+      lsn: 5,
+      duplicate: true,
+    });
     // New writes continue after the imported LSNs (I1).
     expect((await dm.append({ session: "n", entries: [{ role: "note", content: "next" }] })).entries[0]!.lsn).toBe(8);
     expect((await dst.check({ full: true })).ok).toBe(true);

@@ -58,12 +58,11 @@ function crossings(): string[] {
 describe("the engine is sealed (issue 16)", () => {
   test("there is an engine to seal, and the scan sees imports", () => {
     expect(ENGINES).toContain("sqlite");
-    expect(specifiers(`import a from "./x.ts";\nexport { b } from "../y.ts";\nconst c = await import("../store/sqlite/store.ts");\nimport type { D } from "./d.ts";`)).toEqual([
-      "./x.ts",
-      "../y.ts",
-      "../store/sqlite/store.ts",
-      "./d.ts",
-    ]);
+    expect(
+      specifiers(
+        `import a from "./x.ts";\nexport { b } from "../y.ts";\nconst c = await import("../store/sqlite/store.ts");\nimport type { D } from "./d.ts";`,
+      ),
+    ).toEqual(["./x.ts", "../y.ts", "../store/sqlite/store.ts", "./d.ts"]);
   });
 
   test("no file outside src/store/<engine>/ (but the face) imports an engine", () => {

@@ -33,7 +33,10 @@ describe("the tenant rule", () => {
       expect(Tenant.safeParse(t).success, t).toBe(true);
     }
     for (const t of BAD) {
-      expect(thrown(() => checkTenant(t, "where")), t).toEqual({ code: "invalid_input", field: "where" });
+      expect(
+        thrown(() => checkTenant(t, "where")),
+        t,
+      ).toEqual({ code: "invalid_input", field: "where" });
       expect(Tenant.safeParse(t).success, t).toBe(false);
     }
   });
@@ -47,7 +50,10 @@ describe("the tenant rule", () => {
     const file = join(dir.path, "config.json");
     for (const tenant of ["Team", "../tokens-elsewhere", "a b"]) {
       writeFileSync(file, JSON.stringify({ tenant }), { mode: 0o600 });
-      expect(thrown(() => readConfigFile(file)), tenant).toEqual({ code: "invalid_input", field: "config.tenant" });
+      expect(
+        thrown(() => readConfigFile(file)),
+        tenant,
+      ).toEqual({ code: "invalid_input", field: "config.tenant" });
     }
     writeFileSync(file, JSON.stringify({ tenant: "team-1" }), { mode: 0o600 });
     expect(readConfigFile(file).tenant).toBe("team-1");

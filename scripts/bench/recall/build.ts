@@ -65,7 +65,10 @@ async function readAll(memory: Memory): Promise<Map<number, string>> {
 export async function buildMemory(dir: string, n: number): Promise<Built> {
   const store = openSqliteStore(join(dir, "data"));
   const memory = store.memory(TENANT);
-  const noise = distractors(n, QUERIES.map((q) => q.answer));
+  const noise = distractors(
+    n,
+    QUERIES.map((q) => q.answer),
+  );
   const half = Math.floor(n / 2);
   await appendDistractors(memory, noise.slice(0, half), 0);
   // Transcripts go through the real capture engine, as `zerodb capture sync` reads them.

@@ -76,21 +76,39 @@ function logLines(r: Rng, n: number): string {
   for (let i = 0; i < n; i++) {
     const x = r.next();
     const ts = `2026-0${1 + r.int(3)}-${String(1 + r.int(28)).padStart(2, "0")}T${String(r.int(24)).padStart(2, "0")}:${String(r.int(60)).padStart(2, "0")}:${String(r.int(60)).padStart(2, "0")}Z`;
-    if (x < 0.3) lines.push(`${ts} ${r.pick(["INFO", "DEBUG", "WARN"])} ${r.pick(NOUNS)}=${r.int(100000)} ${r.pick(VERBS)} ${r.pick(NOUNS)} ${r.pick(NOUNS)} in ${r.int(900)}ms host=${r.pick(HOSTS)}`);
+    if (x < 0.3)
+      lines.push(
+        `${ts} ${r.pick(["INFO", "DEBUG", "WARN"])} ${r.pick(NOUNS)}=${r.int(100000)} ${r.pick(VERBS)} ${r.pick(NOUNS)} ${r.pick(NOUNS)} in ${r.int(900)}ms host=${r.pick(HOSTS)}`,
+      );
     else if (x < 0.45) lines.push(`${ts} ERROR ${r.pick(ERRORS)(r)}`);
-    else if (x < 0.65) lines.push(`  ${r.next() < 0.93 ? "✓" : "✗"} ${r.pick(NOUNS)} > ${r.pick(VERBS)}s ${r.pick(NOUNS)} ${r.pick(ENGLISH)} ${r.pick(NOUNS)} (${r.int(300)} ms)`);
+    else if (x < 0.65)
+      lines.push(
+        `  ${r.next() < 0.93 ? "✓" : "✗"} ${r.pick(NOUNS)} > ${r.pick(VERBS)}s ${r.pick(NOUNS)} ${r.pick(ENGLISH)} ${r.pick(NOUNS)} (${r.int(300)} ms)`,
+      );
     else if (x < 0.75) lines.push(`    at ${ident(r)} (${file(r)}:${1 + r.int(400)}:${1 + r.int(60)})`);
-    else if (x < 0.85) lines.push(`${r.pick(NOUNS)}-${r.pick(["api", "worker", "web"])}-${r.int(0xffff).toString(16)}   ${r.int(3)}/1   ${r.pick(["Running", "Running", "CrashLoopBackOff", "Pending"])}   ${r.int(12)}   ${r.int(59)}m`);
+    else if (x < 0.85)
+      lines.push(
+        `${r.pick(NOUNS)}-${r.pick(["api", "worker", "web"])}-${r.int(0xffff).toString(16)}   ${r.int(3)}/1   ${r.pick(["Running", "Running", "CrashLoopBackOff", "Pending"])}   ${r.int(12)}   ${r.int(59)}m`,
+      );
     else lines.push(`${r.int(0xfffffff).toString(16).padStart(7, "0")} ${sentence(r, 4 + r.int(6)).slice(0, -1)}`);
   }
   return lines.join("\n");
 }
 
 const MAKERS: ((r: Rng) => Distractor)[] = [
-  (r) => ({ role: "user", content: `${r.pick(["can you", "please", "could you", "let's", "we need to"])} ${r.pick(VERBS)} the ${r.pick(NOUNS)} ${r.pick(NOUNS)} in ${file(r)}? ${prose(r, 1 + r.int(2))}` }),
-  (r) => ({ role: "assistant", content: `I ${r.pick(VERBS)}ed ${ident(r)} in ${file(r)} so the ${r.pick(NOUNS)} ${r.pick(NOUNS)} ${r.pick(["works again", "no longer fails", "is faster", "stays consistent", "passes"])}. ${prose(r)}` }),
+  (r) => ({
+    role: "user",
+    content: `${r.pick(["can you", "please", "could you", "let's", "we need to"])} ${r.pick(VERBS)} the ${r.pick(NOUNS)} ${r.pick(NOUNS)} in ${file(r)}? ${prose(r, 1 + r.int(2))}`,
+  }),
+  (r) => ({
+    role: "assistant",
+    content: `I ${r.pick(VERBS)}ed ${ident(r)} in ${file(r)} so the ${r.pick(NOUNS)} ${r.pick(NOUNS)} ${r.pick(["works again", "no longer fails", "is faster", "stays consistent", "passes"])}. ${prose(r)}`,
+  }),
   (r) => ({ role: "assistant", content: `[thinking]\n${prose(r, 2 + r.int(4))}` }),
-  (r) => ({ role: "assistant", content: `[tool_use Bash]\n${JSON.stringify({ command: r.pick(COMMANDS)(r), description: `${cap(r.pick(VERBS))} ${r.pick(NOUNS)}` })}` }),
+  (r) => ({
+    role: "assistant",
+    content: `[tool_use Bash]\n${JSON.stringify({ command: r.pick(COMMANDS)(r), description: `${cap(r.pick(VERBS))} ${r.pick(NOUNS)}` })}`,
+  }),
   (r) => ({ role: "assistant", content: `[tool_use Read]\n${JSON.stringify({ file_path: `/home/dev/src/${r.pick(NOUNS)}/${file(r)}` })}` }),
   (r) => ({ role: "assistant", content: `[tool_use Grep]\n${JSON.stringify({ pattern: ident(r), path: r.pick(DIRS), output_mode: "content" })}` }),
   (r) => ({
@@ -98,7 +116,10 @@ const MAKERS: ((r: Rng) => Distractor)[] = [
     content: `[tool_use Edit]\n${JSON.stringify({ file_path: `/home/dev/src/${r.pick(NOUNS)}/${file(r)}`, old_string: `const ${ident(r)} = ${r.int(100)};\n${sentence(r, 5)}`, new_string: `// ${sentence(r, 6)}\nconst ${ident(r)} = ${r.int(100)};` })}`,
   }),
   (r) => ({ role: "tool", content: `[tool_result]\n${logLines(r, 3 + r.int(r.next() < 0.15 ? 60 : 12))}` }),
-  (r) => ({ role: "tool", content: `[tool_result]\n${Array.from({ length: 2 + r.int(10) }, () => `${file(r)}:${1 + r.int(300)}:  ${r.next() < 0.5 ? `const ${snake(r)} = ${ident(r)}(${r.pick(NOUNS)});` : `${ident(r)}(${r.pick(NOUNS)}, { ${r.pick(NOUNS)}: ${r.int(1000)} });`}`).join("\n")}` }),
+  (r) => ({
+    role: "tool",
+    content: `[tool_result]\n${Array.from({ length: 2 + r.int(10) }, () => `${file(r)}:${1 + r.int(300)}:  ${r.next() < 0.5 ? `const ${snake(r)} = ${ident(r)}(${r.pick(NOUNS)});` : `${ident(r)}(${r.pick(NOUNS)}, { ${r.pick(NOUNS)}: ${r.int(1000)} });`}`).join("\n")}`,
+  }),
   (r) => ({ role: "tool", content: `[tool_result error]\n${r.pick(ERRORS)(r)}\n${logLines(r, 2 + r.int(6))}` }),
   (r) => ({ role: "user", content: `${r.pick(CJK)}。${r.pick(NOUNS)} の ${r.pick(NOUNS)} について、${r.pick(CJK)}` }),
 ];

@@ -23,7 +23,7 @@ export interface Summary {
 
 /** The rank of the first relevant content among hits (0 if none in the first `k`). */
 export function rankOf(contents: (string | undefined)[], answer: string, k = 10): number {
-  const i = contents.slice(0, k).findIndex((c) => c !== undefined && c.includes(answer));
+  const i = contents.slice(0, k).findIndex((c) => c?.includes(answer));
   return i + 1;
 }
 

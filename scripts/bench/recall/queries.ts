@@ -25,11 +25,21 @@ const ROWS: Row[] = [
   ["p", "H", "progress indicator going back to the start after continuing a transfer", "on resume the progress starts from the bytes the server already holds"],
   ["k", "T", "multipart test expected 3 calls", "expected 3 calls, received 1"],
   ["q", "H", "which test did we rewrite after disabling upload retries?", "leaves a failed part for resume"],
-  ["p", "T", "how does the client learn which chunks the server already has", "the resumable protocol already asks the server which parts it holds (ListParts)"],
+  [
+    "p",
+    "T",
+    "how does the client learn which chunks the server already has",
+    "the resumable protocol already asks the server which parts it holds (ListParts)",
+  ],
   // staging deploy
   ["k", "H", "staging deploy timeout", "the readiness probe times out: the catalog warm-up on startup takes about 40 seconds"],
   ["k", "T", "readiness probe failed checkout-api", "Readiness probe failed: Get"],
-  ["q", "T", "why didn't we just raise the helm timeout for checkout-api?", "Bumping the helm timeout alone would only wait longer for pods that keep getting killed"],
+  [
+    "q",
+    "T",
+    "why didn't we just raise the helm timeout for checkout-api?",
+    "Bumping the helm timeout alone would only wait longer for pods that keep getting killed",
+  ],
   ["p", "T", "how long may the service take to boot before kubernetes gives up on it", "with the startupProbe allowing up to 150 seconds of warm-up"],
   ["k", "H", "startupProbe failureThreshold", "failureThreshold: 30"],
   ["q", "H", "what is the ticket for lazy catalog loading?", "follow-up ticket CHK-1182"],

@@ -30,7 +30,10 @@ export async function connect(sb: Sandbox): Promise<void> {
   expect(typeof plan.command === "string" && existsSync(plan.command), `connect would register ${JSON.stringify(plan.command)}, which does not exist`);
   for (const target of ["claude-code", "codex"]) {
     const o = plan.results?.find((r) => r.target === target);
-    expect(o && !["skipped", "failed", "error"].includes(o.status), `connect --dry-run would not register ${target}: ${JSON.stringify(o ?? null).slice(0, 200)}`);
+    expect(
+      o && !["skipped", "failed", "error"].includes(o.status),
+      `connect --dry-run would not register ${target}: ${JSON.stringify(o ?? null).slice(0, 200)}`,
+    );
     expect(o.diff?.includes("zerodb") && o.diff.includes("mcp"), `connect --dry-run shows no diff registering zerodb mcp for ${target}`);
   }
   expect(readFileSync(claudeJson, "utf8") === before, "connect --dry-run changed ~/.claude.json");

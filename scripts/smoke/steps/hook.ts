@@ -16,14 +16,29 @@ const SESSION_ID = "5b7a3c1e-0d4f-4e8a-9c2b-7f1e6d5a4b3c";
 /** Two transcript lines, a user prompt and an assistant answer, as Claude Code writes them. */
 function transcriptLines(cwd: string, word: string): string {
   const base = { isSidechain: false, userType: "external", cwd, sessionId: SESSION_ID, version: "2.1.0", gitBranch: "main" };
-  const user = { ...base, parentUuid: null, type: "user", uuid: "00000000-0000-4000-8000-000000000001", timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: `where does the ${word} config live?` } };
+  const user = {
+    ...base,
+    parentUuid: null,
+    type: "user",
+    uuid: "00000000-0000-4000-8000-000000000001",
+    timestamp: "2026-01-01T00:00:01.000Z",
+    message: { role: "user", content: `where does the ${word} config live?` },
+  };
   const assistant = {
     ...base,
     parentUuid: user.uuid,
     type: "assistant",
     uuid: "00000000-0000-4000-8000-000000000002",
     timestamp: "2026-01-01T00:00:02.000Z",
-    message: { id: "msg_1", type: "message", role: "assistant", model: "claude-smoke", content: [{ type: "text", text: `the ${word} config lives in etc` }], stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1 } },
+    message: {
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      model: "claude-smoke",
+      content: [{ type: "text", text: `the ${word} config lives in etc` }],
+      stop_reason: "end_turn",
+      usage: { input_tokens: 1, output_tokens: 1 },
+    },
   };
   return `${JSON.stringify(user)}\n${JSON.stringify(assistant)}\n`;
 }
@@ -48,14 +63,20 @@ export async function hook(sb: Sandbox): Promise<void> {
     } catch {
       out = undefined;
     }
-    expect(out?.hookSpecificOutput?.hookEventName === "SessionStart", `SessionStart stdout is not Claude Code's hook JSON: ${JSON.stringify(start.stdout.slice(0, 200))}`);
+    expect(
+      out?.hookSpecificOutput?.hookEventName === "SessionStart",
+      `SessionStart stdout is not Claude Code's hook JSON: ${JSON.stringify(start.stdout.slice(0, 200))}`,
+    );
   }
   const stop = await sb.run(args, { stdin: event("Stop", { stop_hook_active: false }) });
   expect(stop.code === 0, describe(args, stop));
   expect(stop.stdout === "", `Stop wrote to stdout, which Claude Code reads: ${JSON.stringify(stop.stdout.slice(0, 200))}`);
 
   const log = join(sb.zerodbHome, "logs", "capture.log");
-  expect(!existsSync(log) || readFileSync(log, "utf8").trim() === "", `capture.log reports a failure: ${existsSync(log) ? readFileSync(log, "utf8").trim().split("\n")[0] : ""}`);
+  expect(
+    !existsSync(log) || readFileSync(log, "utf8").trim() === "",
+    `capture.log reports a failure: ${existsSync(log) ? readFileSync(log, "utf8").trim().split("\n")[0] : ""}`,
+  );
 
   const found = await runJson<{ hits?: { session: string; role: string }[] }>(sb, ["search", word]);
   const hits = found.hits ?? [];

@@ -44,7 +44,12 @@ export async function mcp(sb: Sandbox): Promise<void> {
     return msg.result;
   };
 
-  send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "zerodb-smoke", version: "1" } } });
+  send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "zerodb-smoke", version: "1" } },
+  });
   const init = await answer(1, "initialize answer");
   expect(init.serverInfo?.name === "zerodb", `initialize names no zerodb server: ${JSON.stringify(init).slice(0, 200)}`);
   expect(init.capabilities?.tools, "initialize announces no tools capability");

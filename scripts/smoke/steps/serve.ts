@@ -41,7 +41,10 @@ export async function serve(sb: Sandbox): Promise<void> {
   }
 
   const health = await call(`${base}/healthz`);
-  expect(health.status === 200 && health.body.ok === true && typeof health.body.version === "string", `GET /healthz answered ${health.status} ${JSON.stringify(health.body)}`);
+  expect(
+    health.status === 200 && health.body.ok === true && typeof health.body.version === "string",
+    `GET /healthz answered ${health.status} ${JSON.stringify(health.body)}`,
+  );
 
   const word = `httpword${Math.random().toString(36).slice(2, 8)}`;
   const anonymous = await call(`${base}/v1/search?q=${word}`);
@@ -57,7 +60,10 @@ export async function serve(sb: Sandbox): Promise<void> {
 
   const found = await call(`${base}/v1/search?q=${word}`, { headers: auth });
   const hits: { lsn: number; session: string }[] = found.body?.hits ?? [];
-  expect(found.status === 200 && hits.some((h) => h.lsn === lsn && h.session === "smoke/http"), `GET /v1/search?q=${word} did not find LSN ${lsn}: ${JSON.stringify(found.body).slice(0, 200)}`);
+  expect(
+    found.status === 200 && hits.some((h) => h.lsn === lsn && h.session === "smoke/http"),
+    `GET /v1/search?q=${word} did not find LSN ${lsn}: ${JSON.stringify(found.body).slice(0, 200)}`,
+  );
 
   proc.kill("SIGTERM");
   const code = await within(proc.exited, COMMAND_TIMEOUT_MS);

@@ -15,7 +15,11 @@ export default zcommand({
     role: { type: "string", description: "user, assistant, tool, system or note (default note)", valueHint: "role" },
     "idem-key": { type: "string", description: "an idempotency key: a retry with it is not written twice", valueHint: "key" },
     meta: { type: "string", description: "a JSON object of extra data", valueHint: "json" },
-    redact: { type: "boolean", default: true, description: "take secrets out first; --no-redact stores the content as given (its meta then says redaction: off)" },
+    redact: {
+      type: "boolean",
+      default: true,
+      description: "take secrets out first; --no-redact stores the content as given (its meta then says redaction: off)",
+    },
     // Every word after the flags is the content: `zerodb append --session n this is my note` needs no quotes.
     content: { type: "positional", description: "the content, one or more words (read from stdin when absent)", required: false, variadic: true },
   },

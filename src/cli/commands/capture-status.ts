@@ -17,9 +17,7 @@ export default zcommand({
   },
   human: (r: { sessions: StatusRow[] }) => {
     if (r.sessions.length === 0) return "no Claude Code transcripts found";
-    const lines = r.sessions.map(
-      (s) => `${s.source}  captured ${s.lines_captured}  behind ${s.lines_behind}${s.missing ? "  (transcript deleted)" : ""}`,
-    );
+    const lines = r.sessions.map((s) => `${s.source}  captured ${s.lines_captured}  behind ${s.lines_behind}${s.missing ? "  (transcript deleted)" : ""}`);
     const behind = r.sessions.reduce((n, s) => n + s.lines_behind, 0);
     return [...lines, behind > 0 ? `${behind} line(s) behind: run \`zerodb capture sync\`` : "all captured"].join("\n");
   },

@@ -15,8 +15,7 @@ export default zcommand({
   },
   async run(args) {
     const config = configFrom(args);
-    const transcripts =
-      typeof args.transcript === "string" ? [resolve(args.transcript)] : findTranscripts(join(claudeConfigDir(harnessContext()), "projects"));
+    const transcripts = typeof args.transcript === "string" ? [resolve(args.transcript)] : findTranscripts(join(claudeConfigDir(harnessContext()), "projects"));
     let progress: Progress | undefined;
     const onProgress = (bytes: number, total: number) => {
       progress ??= byteProgress("capturing transcripts", total, { minBytes: 1024 * 1024 });

@@ -7,7 +7,7 @@ const SHELLS = ["bash", "zsh", "fish"] as const;
 export default zcommand({
   meta: { name: "completion", description: "Print a shell completion script (bash, zsh or fish)" },
   args: {
-    shell: { type: "positional", description: "bash, zsh or fish; e.g. eval \"$(zerodb completion bash)\" in ~/.bashrc", required: false },
+    shell: { type: "positional", description: 'bash, zsh or fish; e.g. eval "$(zerodb completion bash)" in ~/.bashrc', required: false },
   },
   async run(args) {
     if (args.shell === undefined) throw new UsageError(`shell: name one of ${SHELLS.join(", ")} (zerodb completion bash)`, "shell");

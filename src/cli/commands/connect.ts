@@ -1,5 +1,17 @@
 import { ensureHome } from "../../config.ts";
-import { HARNESSES, captureConfigJob, claudeCode, type FileJob, hookCommand, hooksJob, mcpJobs, type Outcome, runJobs, selfCommand, serverSpec } from "../../harness/index.ts";
+import {
+  HARNESSES,
+  captureConfigJob,
+  claudeCode,
+  type FileJob,
+  hookCommand,
+  hooksJob,
+  mcpJobs,
+  type Outcome,
+  runJobs,
+  selfCommand,
+  serverSpec,
+} from "../../harness/index.ts";
 import { zcommand } from "../command.ts";
 import { failedExit, harnessArg, harnessContext, renderOutcomes, selection } from "../connect-common.ts";
 import { configFrom } from "../context.ts";
@@ -26,7 +38,13 @@ export default zcommand({
       ...(args.config !== undefined ? { configFile: config.configFile } : {}),
       // A server named on this command line (not one from config.json, which the server reads itself).
       ...(args.url !== undefined || (process.env.ZERODB_URL ?? "") !== ""
-        ? { remote: { url: config.url!, ...(args.tenant !== undefined ? { tenant: config.tenant } : {}), ...(args["token-file"] !== undefined ? { tokenFile: config.tokenFile } : {}) } }
+        ? {
+            remote: {
+              url: config.url!,
+              ...(args.tenant !== undefined ? { tenant: config.tenant } : {}),
+              ...(args["token-file"] !== undefined ? { tokenFile: config.tokenFile } : {}),
+            },
+          }
         : {}),
     });
     const jobs: (FileJob | Outcome)[] = mcpJobs(sel, spec);

@@ -15,7 +15,10 @@ import type { SharedFlags } from "../args.ts";
 function doctorConfig(args: SharedFlags): { config: Config; first: Check } {
   try {
     const config = configFrom(args);
-    return { config, first: check("config", "pass", existsSync(config.configFile) ? `${config.configFile} is valid` : `no ${config.configFile}: defaults apply`) };
+    return {
+      config,
+      first: check("config", "pass", existsSync(config.configFile) ? `${config.configFile} is valid` : `no ${config.configFile}: defaults apply`),
+    };
   } catch (err) {
     const flags = { home: args.home, dataDir: args["data-dir"], url: args.url, tenant: args.tenant, tokenFile: args["token-file"], config: args.config };
     const config = resolveConfig(flags, { fileOverride: {} });

@@ -14,7 +14,10 @@ import type { SharedFlags } from "../args.ts";
  * would block the user's prompt.
  */
 export default zcommand({
-  meta: { name: "claude-code", description: "Capture a Claude Code session (the hook command for SessionStart, UserPromptSubmit, Stop, SubagentStop, PreCompact, SessionEnd)" },
+  meta: {
+    name: "claude-code",
+    description: "Capture a Claude Code session (the hook command for SessionStart, UserPromptSubmit, Stop, SubagentStop, PreCompact, SessionEnd)",
+  },
   async run(args) {
     await runHook({
       config: () => configFrom(args),

@@ -18,7 +18,7 @@ async function* utf8Lines(stream: AsyncIterable<Uint8Array>): AsyncGenerator<{ n
     }
   };
   for await (const chunk of stream) {
-    let buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    const buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
     let start = 0;
     for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, start)) {
       yield decode(buf.subarray(start, i));

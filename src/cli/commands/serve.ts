@@ -18,7 +18,12 @@ function nextSignal(again: () => void): { signal: Promise<string>; dispose(): vo
     first!(s);
   };
   for (const s of SIGNALS) process.on(s, on);
-  return { signal, dispose: () => SIGNALS.forEach((s) => process.off(s, on)) };
+  return {
+    signal,
+    dispose: () => {
+      for (const s of SIGNALS) process.off(s, on);
+    },
+  };
 }
 
 /** `zerodb serve`: the HTTP server of DESIGN.md 6.1 on the local store, until SIGINT or SIGTERM. */

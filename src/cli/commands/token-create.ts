@@ -37,7 +37,8 @@ export default zcommand({
       } catch (err) {
         // The secret never reached the file: the token must not outlive it.
         await store.tokens.revoke({ id: created.id });
-        if ((err as { code?: string }).code === "EEXIST") throw new ZeroDbError("conflict", `${out} exists; a token file is never overwritten`, { field: "out" });
+        if ((err as { code?: string }).code === "EEXIST")
+          throw new ZeroDbError("conflict", `${out} exists; a token file is never overwritten`, { field: "out" });
         throw err;
       }
       const { token: _secret, ...info } = created;

@@ -27,7 +27,9 @@ export const ObjectPutToolInput = ObjectPutMeta.extend({
 
 /** object_get's input: the operation's input plus where to write the bytes. */
 export const ObjectGetToolInput = ObjectGetInput.extend({
-  path: FilePath.optional().describe("a new file to write the bytes to, inside the working directory or an object root (never overwritten); needed for anything but a small image"),
+  path: FilePath.optional().describe(
+    "a new file to write the bytes to, inside the working directory or an object root (never overwritten); needed for anything but a small image",
+  ),
 });
 
 /** The image type the bytes themselves say (PNG, JPEG, GIF, WebP signatures), or undefined. */
@@ -90,7 +92,10 @@ export const objectGet = defineTool({
     if (args.path === undefined) {
       // Inline only what really is an image: the bytes are sniffed, the declared type is not trusted
       // (a key file stored as image/png must not reach the model as "an image").
-      const bytes = got.size <= INLINE_IMAGE_MAX_BYTES && INLINE_IMAGE_TYPES.has(mediaType(got.type)) ? new Uint8Array(await new Response(got.read()).arrayBuffer()) : undefined;
+      const bytes =
+        got.size <= INLINE_IMAGE_MAX_BYTES && INLINE_IMAGE_TYPES.has(mediaType(got.type))
+          ? new Uint8Array(await new Response(got.read()).arrayBuffer())
+          : undefined;
       const sniffed = bytes && imageType(bytes);
       if (bytes && sniffed) {
         return {

@@ -44,7 +44,10 @@ export const sessions = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, ctx) {
     const r = await ctx.memory.sessions(args);
-    const lines = r.sessions.length === 0 ? ["No sessions."] : r.sessions.map((s) => `${s.name}: ${s.turns} turn${s.turns === 1 ? "" : "s"}, ${s.bytes} bytes, lsn ${s.first_lsn}–${s.last_lsn}`);
+    const lines =
+      r.sessions.length === 0
+        ? ["No sessions."]
+        : r.sessions.map((s) => `${s.name}: ${s.turns} turn${s.turns === 1 ? "" : "s"}, ${s.bytes} bytes, lsn ${s.first_lsn}–${s.last_lsn}`);
     if (r.next !== null) lines.push(`--- more: call sessions with after=${JSON.stringify(r.next)} for the next page.`);
     return { text: lines.join("\n"), structured: r };
   },

@@ -124,13 +124,12 @@ export function keyHeld(db: Database, tenant: string, idemKey: string): boolean 
  * returns the original LSN as a duplicate and writes nothing.
  */
 export function priorWrite(db: Database, tenant: string, idemKey: string, opHash: Uint8Array, field: string): number | undefined {
-  const prior = db.query("SELECT lsn, op_hash FROM tape WHERE tenant = ? AND idem_key = ?").get(tenant, idemKey) as
-    | { lsn: number; op_hash: Uint8Array | null }
-    | null;
+  const prior = db.query("SELECT lsn, op_hash FROM tape WHERE tenant = ? AND idem_key = ?").get(tenant, idemKey) as {
+    lsn: number;
+    op_hash: Uint8Array | null;
+  } | null;
   if (!prior) {
-    const forgotten = db.query("SELECT lsn FROM tape WHERE tenant = ? AND idem_digest = ?").get(tenant, idemDigest(tenant, idemKey)) as
-      | { lsn: number }
-      | null;
+    const forgotten = db.query("SELECT lsn FROM tape WHERE tenant = ? AND idem_digest = ?").get(tenant, idemDigest(tenant, idemKey)) as { lsn: number } | null;
     return forgotten?.lsn;
   }
   if (prior.op_hash && Buffer.compare(Buffer.from(prior.op_hash), Buffer.from(opHash)) === 0) return prior.lsn;
@@ -148,13 +147,15 @@ export function writeOnce(
   idem: { key: string | undefined; opHash: Uint8Array | null },
   write: () => number,
 ): { lsn: number; duplicate: boolean } {
-  return db.transaction(() => {
-    if (idem.key) {
-      const prior = priorWrite(db, tenant, idem.key, idem.opHash!, "idem_key");
-      if (prior !== undefined) return { lsn: prior, duplicate: true };
-    }
-    return { lsn: write(), duplicate: false };
-  }).immediate();
+  return db
+    .transaction(() => {
+      if (idem.key) {
+        const prior = priorWrite(db, tenant, idem.key, idem.opHash!, "idem_key");
+        if (prior !== undefined) return { lsn: prior, duplicate: true };
+      }
+      return { lsn: write(), duplicate: false };
+    })
+    .immediate();
 }
 
 /** The smallest string greater than every string that starts with `prefix` (binary order). */
@@ -175,9 +176,7 @@ export function prefixEnd(prefix: string): string | null {
 export function prefixRange(column: string, prefix: string | undefined): { sql: string; params: string[] } {
   if (!prefix) return { sql: "1", params: [] };
   const end = prefixEnd(prefix);
-  return end === null
-    ? { sql: `${column} >= ?`, params: [prefix] }
-    : { sql: `(${column} >= ? AND ${column} < ?)`, params: [prefix, end] };
+  return end === null ? { sql: `${column} >= ?`, params: [prefix] } : { sql: `(${column} >= ? AND ${column} < ?)`, params: [prefix, end] };
 }
 
 /** An LSN's time as ISO 8601. */

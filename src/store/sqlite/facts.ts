@@ -34,11 +34,7 @@ export function factSet(db: Database, tenant: string, input: FactSetInput): Writ
       text: null,
       data: value,
     });
-    db.query("INSERT INTO facts (tenant, key, lsn) VALUES (?, ?, ?) ON CONFLICT (tenant, key) DO UPDATE SET lsn = excluded.lsn").run(
-      tenant,
-      input.key,
-      lsn,
-    );
+    db.query("INSERT INTO facts (tenant, key, lsn) VALUES (?, ?, ?) ON CONFLICT (tenant, key) DO UPDATE SET lsn = excluded.lsn").run(tenant, input.key, lsn);
     return lsn;
   });
 }

@@ -53,26 +53,28 @@ export function forget(db: Database, tenant: string, input: ForgetInput): Forget
     return { result: { lsn: null, hidden: matches(db, tenant, input.selector).length, dry_run: true }, digests: [] };
   }
   finishPendingPurge(db);
-  const outcome = db.transaction((): ForgetOutcome => {
-    const found = matches(db, tenant, input.selector).sort((a, b) => a.lsn - b.lsn);
-    const ts = Date.now();
-    const lsn = insertRow(db, {
-      tenant,
-      kind: "forget",
-      ts,
-      subject: null,
-      idemKey: null,
-      opHash: null,
-      contentHash: null,
-      bytes: 0,
-      text: null,
-      data: JSON.stringify(forgetData(found.map((m) => m.lsn))),
-    });
-    purge(db, tenant, found, { lsn, ts });
-    recomputeDerived(db, tenant, found);
-    const digests = [...new Set(found.filter((m) => m.kind === "object").map((m) => m.subject!))];
-    return { result: { lsn, hidden: found.length, dry_run: false }, digests };
-  }).immediate();
+  const outcome = db
+    .transaction((): ForgetOutcome => {
+      const found = matches(db, tenant, input.selector).sort((a, b) => a.lsn - b.lsn);
+      const ts = Date.now();
+      const lsn = insertRow(db, {
+        tenant,
+        kind: "forget",
+        ts,
+        subject: null,
+        idemKey: null,
+        opHash: null,
+        contentHash: null,
+        bytes: 0,
+        text: null,
+        data: JSON.stringify(forgetData(found.map((m) => m.lsn))),
+      });
+      purge(db, tenant, found, { lsn, ts });
+      recomputeDerived(db, tenant, found);
+      const digests = [...new Set(found.filter((m) => m.kind === "object").map((m) => m.subject!))];
+      return { result: { lsn, hidden: found.length, dry_run: false }, digests };
+    })
+    .immediate();
   if (outcome.result.hidden > 0) checkpoint(db);
   return outcome;
 }
@@ -119,9 +121,9 @@ function recomputeDerived(db: Database, tenant: string, found: Match[]): void {
   }
   const factKeys = new Set(found.filter((m) => m.kind === "fact").map((m) => m.subject!));
   for (const key of factKeys) {
-    const live = db
-      .query("SELECT max(lsn) AS lsn FROM tape WHERE tenant = ? AND kind = 'fact' AND subject = ? AND forgotten_by IS NULL")
-      .get(tenant, key) as { lsn: number | null };
+    const live = db.query("SELECT max(lsn) AS lsn FROM tape WHERE tenant = ? AND kind = 'fact' AND subject = ? AND forgotten_by IS NULL").get(tenant, key) as {
+      lsn: number | null;
+    };
     if (live.lsn === null) db.query("DELETE FROM facts WHERE tenant = ? AND key = ?").run(tenant, key);
     else db.query("UPDATE facts SET lsn = ? WHERE tenant = ? AND key = ?").run(live.lsn, tenant, key);
   }

@@ -58,8 +58,5 @@ function userVersion(db: Database): number {
 }
 
 function newerSchema(version: number): ZeroDbError {
-  return new ZeroDbError(
-    "incompatible",
-    `this store was written by a newer zerodb (schema ${version}, this build knows ${MIGRATIONS.length}): upgrade zerodb`,
-  );
+  return new ZeroDbError("incompatible", `this store was written by a newer zerodb (schema ${version}, this build knows ${MIGRATIONS.length}): upgrade zerodb`);
 }

@@ -86,27 +86,29 @@ async function put(db: Database, blobs: BlobStore, tenant: string, body: ObjectS
   try {
     // Publishing the file and committing the ref share one write lock, so a
     // collection cannot delete the blob between the two (I7).
-    return db.transaction((): ObjectPutResult => {
-      if (meta.idem_key) {
-        const prior = priorWrite(db, tenant, meta.idem_key, opHash!, "idem_key");
-        if (prior !== undefined) return { object: digest, size, type, lsn: prior, duplicate: true };
-      }
-      placed = staged.place();
-      db.query("INSERT INTO objects (digest, size, created) VALUES (?, ?, ?) ON CONFLICT (digest) DO NOTHING").run(digest, size, Date.now());
-      const lsn = insertRow(db, {
-        tenant,
-        kind: "object",
-        ts: Date.now(),
-        subject: digest,
-        idemKey: meta.idem_key ?? null,
-        opHash,
-        contentHash: null,
-        bytes: size,
-        text: null,
-        data: JSON.stringify({ size, type, name }),
-      });
-      return { object: digest, size, type, lsn, duplicate: false };
-    }).immediate();
+    return db
+      .transaction((): ObjectPutResult => {
+        if (meta.idem_key) {
+          const prior = priorWrite(db, tenant, meta.idem_key, opHash!, "idem_key");
+          if (prior !== undefined) return { object: digest, size, type, lsn: prior, duplicate: true };
+        }
+        placed = staged.place();
+        db.query("INSERT INTO objects (digest, size, created) VALUES (?, ?, ?) ON CONFLICT (digest) DO NOTHING").run(digest, size, Date.now());
+        const lsn = insertRow(db, {
+          tenant,
+          kind: "object",
+          ts: Date.now(),
+          subject: digest,
+          idemKey: meta.idem_key ?? null,
+          opHash,
+          contentHash: null,
+          bytes: size,
+          text: null,
+          data: JSON.stringify({ size, type, name }),
+        });
+        return { object: digest, size, type, lsn, duplicate: false };
+      })
+      .immediate();
   } catch (err) {
     // The ref did not commit: a blob this put published has no row, so it goes again.
     if (placed) reconcile(db, blobs, [digest]);

@@ -30,4 +30,3 @@ export function dataDirPaths(dataDir: string): PrivatePath[] {
     dir(join("objects", "tmp")),
   ];
 }
-

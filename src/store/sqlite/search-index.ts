@@ -34,7 +34,9 @@ export type RebuildProgress = (done: number, total: number) => void;
  */
 export function rebuildIndex(db: Database, onProgress?: RebuildProgress): number {
   const total = (db.query("SELECT count(*) AS n FROM tape WHERE text IS NOT NULL AND forgotten_by IS NULL").get() as { n: number }).n;
-  const rows = db.query("SELECT lsn, tenant, kind, text, data FROM tape WHERE text IS NOT NULL AND forgotten_by IS NULL ORDER BY lsn").iterate() as IterableIterator<{
+  const rows = db
+    .query("SELECT lsn, tenant, kind, text, data FROM tape WHERE text IS NOT NULL AND forgotten_by IS NULL ORDER BY lsn")
+    .iterate() as IterableIterator<{
     lsn: number;
     tenant: string;
     kind: string;

@@ -69,14 +69,16 @@ export function search(db: Database, tenant: string, input: SearchInput): Search
   const parsed = parseQuery(input.query);
   const limit = input.limit ?? PAGE_DEFAULT;
   const filter = filterOf(tenant, input);
-  return db.transaction((): SearchResult => {
-    let hits = searchTerms(db, filter, parsed.terms, limit, input.all_words === true);
-    // A query whose only words that occur are stopwords still finds them (never empty, DESIGN.md 11).
-    if (hits.length === 0 && parsed.all.length > parsed.terms.length && input.all_words !== true) {
-      hits = searchTerms(db, filter, parsed.all, limit, false);
-    }
-    return { hits };
-  }).deferred();
+  return db
+    .transaction((): SearchResult => {
+      let hits = searchTerms(db, filter, parsed.terms, limit, input.all_words === true);
+      // A query whose only words that occur are stopwords still finds them (never empty, DESIGN.md 11).
+      if (hits.length === 0 && parsed.all.length > parsed.terms.length && input.all_words !== true) {
+        hits = searchTerms(db, filter, parsed.all, limit, false);
+      }
+      return { hits };
+    })
+    .deferred();
 }
 
 /** The hits for a list of terms, best first (the stages of the header). */
@@ -101,7 +103,10 @@ function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number,
   for (const row of windows(db, pool.lsns, WINDOW_CHARS)) scored.set(row.lsn, scorer(row));
   // Stage 3: a turn is read in its conversation. The best turns' neighbours are scored too, and each
   // turn gains from its best neighbour: the answer that follows a question holding the query's words.
-  const top = [...scored.values()].filter((r) => r.s > 0 && r.row.kind === "turn").sort(byScore).slice(0, CONTEXT_TOP);
+  const top = [...scored.values()]
+    .filter((r) => r.s > 0 && r.row.kind === "turn")
+    .sort(byScore)
+    .slice(0, CONTEXT_TOP);
   const context = new Map<number, number>();
   const lift = (lsn: number, by: number) => context.set(lsn, Math.max(context.get(lsn) ?? 0, by));
   for (const r of top) {
@@ -121,7 +126,13 @@ function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number,
     .sort(byScore)
     .slice(0, limit);
   // A long turn whose words lie beyond the first window: its snippet comes from a wider one.
-  const wide = new Map(windows(db, ranked.filter((r) => !r.inWindow && r.row.more).map((r) => r.row.lsn), SNIPPET_WINDOW_CHARS).map((r) => [r.lsn, r]));
+  const wide = new Map(
+    windows(
+      db,
+      ranked.filter((r) => !r.inWindow && r.row.more).map((r) => r.row.lsn),
+      SNIPPET_WINDOW_CHARS,
+    ).map((r) => [r.lsn, r]),
+  );
   return ranked.map(({ row, held, s }) => toHit(wide.get(row.lsn) ?? row, terms, idfs, held, s));
 }
 

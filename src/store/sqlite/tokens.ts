@@ -59,13 +59,15 @@ export function sqliteTokens(db: Database, deps: TokenDeps): Tokens {
     revoke: (input) =>
       guard((): TokenInfo => {
         const { id } = parseInput(TokenRevokeInput, input);
-        return db.transaction(() => {
-          // Revoking twice keeps the first time: the answer says when it stopped working.
-          db.query("UPDATE tokens SET revoked = ? WHERE id = ? AND revoked IS NULL").run(Date.now(), id);
-          const row = db.query("SELECT id, tenant, created, revoked FROM tokens WHERE id = ?").get(id) as Omit<Row, "digest"> | null;
-          if (!row) throw notFound(`no token with id ${id}`, "id");
-          return info(row);
-        }).immediate();
+        return db
+          .transaction(() => {
+            // Revoking twice keeps the first time: the answer says when it stopped working.
+            db.query("UPDATE tokens SET revoked = ? WHERE id = ? AND revoked IS NULL").run(Date.now(), id);
+            const row = db.query("SELECT id, tenant, created, revoked FROM tokens WHERE id = ?").get(id) as Omit<Row, "digest"> | null;
+            if (!row) throw notFound(`no token with id ${id}`, "id");
+            return info(row);
+          })
+          .immediate();
       }),
     verify: (token) =>
       guard((): string | undefined => {
@@ -74,10 +76,7 @@ export function sqliteTokens(db: Database, deps: TokenDeps): Tokens {
         // The lookup is keyed by the digest, whose bytes an attacker cannot
         // steer without the token; the comparison itself is constant-time so
         // not even the stored digest leaks through timing (DESIGN.md 6.1).
-        const row = db.query("SELECT digest, tenant, revoked FROM tokens WHERE digest = ?").get(digest) as Pick<
-          Row,
-          "digest" | "tenant" | "revoked"
-        > | null;
+        const row = db.query("SELECT digest, tenant, revoked FROM tokens WHERE digest = ?").get(digest) as Pick<Row, "digest" | "tenant" | "revoked"> | null;
         if (!row) return undefined;
         const stored = Buffer.from(row.digest);
         if (stored.length !== digest.length || !timingSafeEqual(stored, digest)) return undefined;

@@ -155,7 +155,18 @@ function restore(db: Database, rec: TapeRecord, at: string): void {
   if ("forgotten_by" in rec) {
     // An older export's key and op_hash become the digest alone (issue 14 item 4).
     const digest = rec.idem_digest ? Buffer.from(rec.idem_digest, "hex") : rec.idem_key ? idemDigest(rec.tenant, rec.idem_key) : null;
-    insertRow(db, { ...common, kind: rec.kind, idemKey: null, idemDigest: digest, opHash: null, subject: null, contentHash: null, bytes: 0, text: null, data: null });
+    insertRow(db, {
+      ...common,
+      kind: rec.kind,
+      idemKey: null,
+      idemDigest: digest,
+      opHash: null,
+      subject: null,
+      contentHash: null,
+      bytes: 0,
+      text: null,
+      data: null,
+    });
     db.query("UPDATE tape SET forgotten_by = ? WHERE lsn = ?").run(rec.forgotten_by, rec.lsn);
     return;
   }

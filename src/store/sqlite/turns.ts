@@ -23,49 +23,51 @@ export function append(db: Database, tenant: string, input: AppendInput): Append
       sclass: turnClass(e.role, meta),
     };
   });
-  return db.transaction((): AppendResult => {
-    const out: AppendResult["entries"] = [];
-    const ts = Date.now();
-    let added = 0;
-    let bytes = 0;
-    let first = 0;
-    let last = 0;
-    for (const [i, e] of prepared.entries()) {
-      if (e.idem_key) {
-        const prior = priorWrite(db, tenant, e.idem_key, e.opHash!, `entries.${i}.idem_key`);
-        if (prior !== undefined) {
-          out.push({ lsn: prior, duplicate: true });
-          continue;
+  return db
+    .transaction((): AppendResult => {
+      const out: AppendResult["entries"] = [];
+      const ts = Date.now();
+      let added = 0;
+      let bytes = 0;
+      let first = 0;
+      let last = 0;
+      for (const [i, e] of prepared.entries()) {
+        if (e.idem_key) {
+          const prior = priorWrite(db, tenant, e.idem_key, e.opHash!, `entries.${i}.idem_key`);
+          if (prior !== undefined) {
+            out.push({ lsn: prior, duplicate: true });
+            continue;
+          }
         }
+        const lsn = insertRow(db, {
+          tenant,
+          kind: "turn",
+          ts,
+          subject: input.session,
+          idemKey: e.idem_key ?? null,
+          opHash: e.opHash,
+          contentHash: e.contentHash,
+          bytes: e.bytes,
+          text: e.content,
+          data: e.data,
+          sclass: e.sclass,
+        });
+        out.push({ lsn, duplicate: false });
+        if (first === 0) first = lsn;
+        last = lsn;
+        added++;
+        bytes += e.bytes;
       }
-      const lsn = insertRow(db, {
-        tenant,
-        kind: "turn",
-        ts,
-        subject: input.session,
-        idemKey: e.idem_key ?? null,
-        opHash: e.opHash,
-        contentHash: e.contentHash,
-        bytes: e.bytes,
-        text: e.content,
-        data: e.data,
-        sclass: e.sclass,
-      });
-      out.push({ lsn, duplicate: false });
-      if (first === 0) first = lsn;
-      last = lsn;
-      added++;
-      bytes += e.bytes;
-    }
-    if (added > 0) {
-      db.query(
-        `INSERT INTO sessions (tenant, name, turns, first_lsn, last_lsn, bytes) VALUES (?, ?, ?, ?, ?, ?)
+      if (added > 0) {
+        db.query(
+          `INSERT INTO sessions (tenant, name, turns, first_lsn, last_lsn, bytes) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (tenant, name) DO UPDATE SET turns = turns + excluded.turns,
            last_lsn = excluded.last_lsn, bytes = bytes + excluded.bytes`,
-      ).run(tenant, input.session, added, first, last, bytes);
-    }
-    return { entries: out };
-  }).immediate();
+        ).run(tenant, input.session, added, first, last, bytes);
+      }
+      return { entries: out };
+    })
+    .immediate();
 }
 
 interface TurnRow {
@@ -100,31 +102,33 @@ export function rowToTurn(db: Database, row: TurnRow): Turn {
  */
 export function read(db: Database, tenant: string, input: ReadInput): ReadResult {
   const limit = input.limit ?? PAGE_DEFAULT;
-  return db.transaction((): ReadResult => {
-    const sizes = db
-      .query(
-        `SELECT lsn, bytes FROM tape
+  return db
+    .transaction((): ReadResult => {
+      const sizes = db
+        .query(
+          `SELECT lsn, bytes FROM tape
          WHERE tenant = ? AND kind = 'turn' AND subject = ? AND forgotten_by IS NULL AND lsn > ?
          ORDER BY lsn LIMIT ?`,
-      )
-      .all(tenant, input.session, input.after ?? 0, limit + 1) as { lsn: number; bytes: number }[];
-    let take = 0;
-    let bytes = 0;
-    while (take < Math.min(limit, sizes.length) && (take === 0 || bytes + sizes[take]!.bytes <= READ_PAGE_MAX_BYTES)) {
-      bytes += sizes[take]!.bytes;
-      take++;
-    }
-    if (take === 0) return { turns: [], next: null };
-    const rows = db
-      .query(
-        `SELECT lsn, ts, subject, idem_key, text, data, checksum FROM tape
+        )
+        .all(tenant, input.session, input.after ?? 0, limit + 1) as { lsn: number; bytes: number }[];
+      let take = 0;
+      let bytes = 0;
+      while (take < Math.min(limit, sizes.length) && (take === 0 || bytes + sizes[take]!.bytes <= READ_PAGE_MAX_BYTES)) {
+        bytes += sizes[take]!.bytes;
+        take++;
+      }
+      if (take === 0) return { turns: [], next: null };
+      const rows = db
+        .query(
+          `SELECT lsn, ts, subject, idem_key, text, data, checksum FROM tape
          WHERE tenant = ? AND kind = 'turn' AND subject = ? AND forgotten_by IS NULL AND lsn > ? AND lsn <= ?
          ORDER BY lsn`,
-      )
-      .all(tenant, input.session, input.after ?? 0, sizes[take - 1]!.lsn) as TurnRow[];
-    const turns = rows.map((r) => rowToTurn(db, r));
-    return { turns, next: take < sizes.length ? turns[turns.length - 1]!.lsn : null };
-  }).deferred();
+        )
+        .all(tenant, input.session, input.after ?? 0, sizes[take - 1]!.lsn) as TurnRow[];
+      const turns = rows.map((r) => rowToTurn(db, r));
+      return { turns, next: take < sizes.length ? turns[turns.length - 1]!.lsn : null };
+    })
+    .deferred();
 }
 
 /** Sessions by name, after a name, under a prefix. */

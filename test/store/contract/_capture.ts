@@ -28,7 +28,15 @@ export function captureCases(factory: Factory): void {
     cursorTest(factory, "commit appends a batch and moves its cursor together", async ({ a: c }, s) => {
       expect(await c.cursor("sid")).toBeUndefined();
       expect(await c.commit(lineBatch(0, 3))).toEqual({ status: "committed", appended: 3, skipped: 0, cursor: { offset: 30, position: 3, chunk: 0 } });
-      expect(await c.cursor("sid")).toEqual({ source: "sid", session: BATCH_SESSION, path: "/t/sid.jsonl", offset: 30, position: 3, chunk: 0, updated: expect.any(Number) });
+      expect(await c.cursor("sid")).toEqual({
+        source: "sid",
+        session: BATCH_SESSION,
+        path: "/t/sid.jsonl",
+        offset: 30,
+        position: 3,
+        chunk: 0,
+        updated: expect.any(Number),
+      });
       expect(await contents(s.a, BATCH_SESSION)).toEqual(["line 0", "line 1", "line 2"]);
       await c.commit(chunkedBatch(0));
       expect((await c.cursors()).map((r) => [r.source, r.position, r.chunk])).toEqual([
@@ -58,7 +66,12 @@ export function captureCases(factory: Factory): void {
       await c.commit(lineBatch(0, 3));
       await s.a.forget({ selector: { session: BATCH_SESSION } });
       // Another source row with the same transcript keys: what a lost cursor replays.
-      expect(await c.commit(lineBatch(0, 4, { source: "sid-again" }))).toEqual({ status: "committed", appended: 1, skipped: 3, cursor: { offset: 40, position: 4, chunk: 0 } });
+      expect(await c.commit(lineBatch(0, 4, { source: "sid-again" }))).toEqual({
+        status: "committed",
+        appended: 1,
+        skipped: 3,
+        cursor: { offset: 40, position: 4, chunk: 0 },
+      });
       expect(await contents(s.a, BATCH_SESSION)).toEqual(["line 3"]);
     });
 

@@ -7,12 +7,32 @@ const MIB = 1024 * 1024;
 
 /** Each bad call, and the code and field it must fail with. */
 const BAD: [string, (m: Memory) => Promise<unknown>, { code: string; field?: string }][] = [
-  ["append with a bad session name", (m) => m.append({ session: "a//b", entries: [{ role: "note", content: "x" }] }), { code: "invalid_input", field: "session" }],
+  [
+    "append with a bad session name",
+    (m) => m.append({ session: "a//b", entries: [{ role: "note", content: "x" }] }),
+    { code: "invalid_input", field: "session" },
+  ],
   ["append with no entries", (m) => m.append({ session: "s", entries: [] }), { code: "invalid_input", field: "entries" }],
-  ["append over 256 entries", (m) => m.append({ session: "s", entries: Array.from({ length: 257 }, () => ({ role: "note" as const, content: "x" })) }), { code: "too_large", field: "entries" }],
-  ["append of content over 4 MiB", (m) => m.append({ session: "s", entries: [{ role: "note", content: "x".repeat(4 * MIB + 1) }] }), { code: "too_large", field: "entries.0.content" }],
-  ["append with meta that is not an object", (m) => m.append({ session: "s", entries: [{ role: "note", content: "x", meta: [1] as unknown as Record<string, unknown> }] }), { code: "invalid_input", field: "entries.0.meta" }],
-  ["append with an unknown field", (m) => m.append({ session: "s", entries: [{ role: "note", content: "x" }], bogus: 1 } as never), { code: "invalid_input", field: "bogus" }],
+  [
+    "append over 256 entries",
+    (m) => m.append({ session: "s", entries: Array.from({ length: 257 }, () => ({ role: "note" as const, content: "x" })) }),
+    { code: "too_large", field: "entries" },
+  ],
+  [
+    "append of content over 4 MiB",
+    (m) => m.append({ session: "s", entries: [{ role: "note", content: "x".repeat(4 * MIB + 1) }] }),
+    { code: "too_large", field: "entries.0.content" },
+  ],
+  [
+    "append with meta that is not an object",
+    (m) => m.append({ session: "s", entries: [{ role: "note", content: "x", meta: [1] as unknown as Record<string, unknown> }] }),
+    { code: "invalid_input", field: "entries.0.meta" },
+  ],
+  [
+    "append with an unknown field",
+    (m) => m.append({ session: "s", entries: [{ role: "note", content: "x" }], bogus: 1 } as never),
+    { code: "invalid_input", field: "bogus" },
+  ],
   ["read with a page over 1,000", (m) => m.read({ session: "s", limit: 5000 }), { code: "invalid_input", field: "limit" }],
   ["sessions with a page of 0", (m) => m.sessions({ limit: 0 }), { code: "invalid_input", field: "limit" }],
   ["search with no words", (m) => m.search({ query: " ?! " }), { code: "invalid_input", field: "query" }],

@@ -6,7 +6,13 @@ import { type Factory, contractTest, failure } from "./_subject.ts";
 export function factCases(factory: Factory): void {
   describe("facts and links", () => {
     contractTest(factory, "fact_set then fact_get gives the value back, any JSON value", async ({ a }) => {
-      for (const [key, value] of [["proj/owner", { name: "alice", tags: ["x"] }], ["n", 42], ["s", "plain"], ["z", null], ["b", false]] as const) {
+      for (const [key, value] of [
+        ["proj/owner", { name: "alice", tags: ["x"] }],
+        ["n", 42],
+        ["s", "plain"],
+        ["z", null],
+        ["b", false],
+      ] as const) {
         const w = await a.factSet({ key, value });
         expect(w.duplicate).toBe(false);
         expect(await a.factGet({ key })).toEqual({ key, value, lsn: w.lsn });

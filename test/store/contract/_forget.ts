@@ -6,7 +6,15 @@ import { type Factory, contents, contractTest, counts, failure } from "./_subjec
 
 /** A small memory with one of everything; what each selector should hide is named by it. */
 async function fill(m: Memory) {
-  const turns = (await m.append({ session: "p/x", entries: [{ role: "note", content: "xray one" }, { role: "note", content: "xray two" }] })).entries.map((e) => e.lsn);
+  const turns = (
+    await m.append({
+      session: "p/x",
+      entries: [
+        { role: "note", content: "xray one" },
+        { role: "note", content: "xray two" },
+      ],
+    })
+  ).entries.map((e) => e.lsn);
   await m.append({ session: "p/y", entries: [{ role: "note", content: "yankee" }] });
   await m.append({ session: "keep", entries: [{ role: "note", content: "kept" }] });
   await m.factSet({ key: "f/a", value: 1 });

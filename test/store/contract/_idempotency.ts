@@ -10,7 +10,9 @@ export function idempotencyCases(factory: Factory): void {
       const first = await a.append({ session: "s", entries: [entry] });
       const before = await counts(a);
       // The same meta with its keys in another order is the same content.
-      expect(await a.append({ session: "s", entries: [{ ...entry, meta: { a: 2, b: 1 } }] })).toEqual({ entries: [{ lsn: first.entries[0]!.lsn, duplicate: true }] });
+      expect(await a.append({ session: "s", entries: [{ ...entry, meta: { a: 2, b: 1 } }] })).toEqual({
+        entries: [{ lsn: first.entries[0]!.lsn, duplicate: true }],
+      });
       expect(await counts(a)).toEqual(before);
       expect(await contents(a, "s")).toEqual(["hi"]);
     });

@@ -57,7 +57,13 @@ export function objectCases(factory: Factory): void {
       const foreign = await failure(b.objectGet({ object: mine }));
       expect(foreign).toEqual(await failure(b.objectGet({ object: missing })));
       expect(foreign.code).toBe("not_found");
-      const message = async (object: string) => (await b.objectGet({ object }).then(() => "found", (e: Error) => e.message)).replace(object, "<digest>");
+      const message = async (object: string) =>
+        (
+          await b.objectGet({ object }).then(
+            () => "found",
+            (e: Error) => e.message,
+          )
+        ).replace(object, "<digest>");
       expect(await message(mine)).toBe(await message(missing));
       expect((await b.objectList()).objects).toEqual([]);
     });

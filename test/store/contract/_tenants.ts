@@ -6,7 +6,13 @@ import { type Factory, contents, contractTest, counts, failure } from "./_subjec
 export function tenantCases(factory: Factory): void {
   describe("tenants", () => {
     contractTest(factory, "stats counts one tenant's records and bytes only", async ({ a, b }) => {
-      await a.append({ session: "s", entries: [{ role: "note", content: "12345" }, { role: "note", content: "678" }] });
+      await a.append({
+        session: "s",
+        entries: [
+          { role: "note", content: "12345" },
+          { role: "note", content: "678" },
+        ],
+      });
       await a.factSet({ key: "k", value: "v" });
       await a.linkAdd({ url: "https://example.com" });
       await a.objectPut(new TextEncoder().encode("bytes"));

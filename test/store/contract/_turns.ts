@@ -28,7 +28,13 @@ export function turnCases(factory: Factory): void {
     });
 
     contractTest(factory, "append is all-or-nothing: a bad entry anywhere refuses the batch, naming it", async ({ a }) => {
-      const bad = a.append({ session: "s", entries: [{ role: "user", content: "fine" }, { role: "robot" as "user", content: "bad role" }] });
+      const bad = a.append({
+        session: "s",
+        entries: [
+          { role: "user", content: "fine" },
+          { role: "robot" as "user", content: "bad role" },
+        ],
+      });
       expect(await failure(bad)).toEqual({ code: "invalid_input", field: "entries.1.role" });
       expect(await contents(a, "s")).toEqual([]);
       expect(await counts(a)).toMatchObject({ turns: 0, sessions: 0 });
@@ -37,7 +43,13 @@ export function turnCases(factory: Factory): void {
     contractTest(factory, "append is all-or-nothing at commit: a key conflict in the second entry keeps the first out", async ({ a }) => {
       await a.append({ session: "s", entries: [{ role: "user", content: "held", idem_key: "k" }] });
       const before = await counts(a);
-      const clash = a.append({ session: "s", entries: [{ role: "user", content: "new" }, { role: "user", content: "other", idem_key: "k" }] });
+      const clash = a.append({
+        session: "s",
+        entries: [
+          { role: "user", content: "new" },
+          { role: "user", content: "other", idem_key: "k" },
+        ],
+      });
       expect(await failure(clash)).toEqual({ code: "conflict", field: "entries.1.idem_key" });
       expect(await contents(a, "s")).toEqual(["held"]);
       expect(await counts(a)).toEqual(before);

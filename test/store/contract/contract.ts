@@ -23,6 +23,7 @@ export type { Capability, Factory, Subject } from "./_subject.ts";
 /** Runs every case of the contract against the subjects `factory` opens, one fresh subject per case. */
 export function runContract(name: string, factory: Factory): void {
   describe(`Store contract: ${name}`, () => {
-    for (const cases of [turnCases, idempotencyCases, searchCases, factCases, forgetCases, objectCases, tenantCases, errorCases, captureCases, traceCases]) cases(factory);
+    for (const cases of [turnCases, idempotencyCases, searchCases, factCases, forgetCases, objectCases, tenantCases, errorCases, captureCases, traceCases])
+      cases(factory);
   });
 }
