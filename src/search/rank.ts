@@ -17,7 +17,8 @@ export function idf(df: number, n: number): number {
 }
 
 /** BM25 of one record: term frequencies and idfs, its length against the average. */
-export function bm25(tf: readonly number[], idfs: readonly number[], length: number, avgLength: number): number {
+export function bm25(tf: readonly number[], opts: { idfs: readonly number[]; length: number; avgLength: number }): number {
+  const { idfs, length, avgLength } = opts;
   let s = 0;
   const norm = K1 * (1 - B + (B * length) / Math.max(1, avgLength));
   for (let i = 0; i < tf.length; i++) {

@@ -18,7 +18,8 @@ const MAX_HITS = 256;
  * the turn goes on past it). `weights` ranks the terms: the snippet is centred
  * on the place where the most weight of distinct terms lies close together.
  */
-export function snippet(text: string, terms: readonly Term[], weights: readonly number[], more: boolean): string {
+export function snippet(text: string, opts: { terms: readonly Term[]; weights: readonly number[]; more: boolean }): string {
+  const { terms, weights, more } = opts;
   const tokens = tokenize(text);
   const hits: { start: number; end: number; term: number }[] = [];
   for (const tok of tokens) {

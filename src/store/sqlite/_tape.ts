@@ -30,8 +30,8 @@ export interface NewRow {
  * The checksum of a row's payload: 16 bytes of SHA-256 over the store's id,
  * subject, text and data (the id makes another store's rows fail here).
  */
-export function rowChecksum(storeId: string, subject: string | null, text: string | null, data: string | null): Uint8Array {
-  return sha256(`${storeId}\u0000${subject ?? ""}\u0000${text ?? ""}\u0000${data ?? ""}`).subarray(0, 16);
+export function rowChecksum(storeId: string, row: { subject: string | null; text: string | null; data: string | null }): Uint8Array {
+  return sha256(`${storeId}\u0000${row.subject ?? ""}\u0000${row.text ?? ""}\u0000${row.data ?? ""}`).subarray(0, 16);
 }
 
 /** The columns a payload check needs. */
@@ -48,7 +48,7 @@ export interface Checked {
  * (bytes overwritten in the file): `corrupt`, never wrong data.
  */
 export function verifyRow<T extends Checked>(db: Database, row: T): T {
-  const expected = rowChecksum(storeIdOf(db), row.subject, row.text, row.data);
+  const expected = rowChecksum(storeIdOf(db), row);
   if (!row.checksum || Buffer.compare(Buffer.from(row.checksum), Buffer.from(expected)) !== 0) {
     throw new ZeroDbError("corrupt", `record ${row.lsn} failed its checksum: the store file is damaged; run \`zerodb doctor\``);
   }
@@ -80,7 +80,7 @@ export function insertRow(db: Database, row: NewRow): number {
       row.bytes,
       row.text,
       row.data,
-      rowChecksum(storeIdOf(db), row.subject, row.text, row.data),
+      rowChecksum(storeIdOf(db), row),
       row.text === null ? SearchClass.note : (row.sclass ?? kindClass(row.kind)),
     );
   const lsn = Number(r.lastInsertRowid);
@@ -123,7 +123,8 @@ export function keyHeld(db: Database, tenant: string, idemKey: string): boolean 
  * the PIN: 10,000 guesses), so a replay of its key, whatever it carries,
  * returns the original LSN as a duplicate and writes nothing.
  */
-export function priorWrite(db: Database, tenant: string, idemKey: string, opHash: Uint8Array, field: string): number | undefined {
+export function priorWrite(db: Database, write: { tenant: string; idemKey: string; opHash: Uint8Array; field: string }): number | undefined {
+  const { tenant, idemKey, opHash, field } = write;
   const prior = db.query("SELECT lsn, op_hash FROM tape WHERE tenant = ? AND idem_key = ?").get(tenant, idemKey) as {
     lsn: number;
     op_hash: Uint8Array | null;
@@ -150,7 +151,7 @@ export function writeOnce(
   return db
     .transaction(() => {
       if (idem.key) {
-        const prior = priorWrite(db, tenant, idem.key, idem.opHash!, "idem_key");
+        const prior = priorWrite(db, { tenant, idemKey: idem.key, opHash: idem.opHash!, field: "idem_key" });
         if (prior !== undefined) return { lsn: prior, duplicate: true };
       }
       return { lsn: write(), duplicate: false };

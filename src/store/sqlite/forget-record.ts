@@ -62,7 +62,7 @@ export function scrubForgotten(db: Database): void {
     for (const f of forgets) {
       if (f.data !== null && !("selector" in JSON.parse(f.data))) continue;
       const data = JSON.stringify(forgetData(hiddenBy(db, f.lsn)));
-      set.run(data, rowChecksum(storeId, null, null, data), f.lsn);
+      set.run(data, rowChecksum(storeId, { subject: null, text: null, data }), f.lsn);
       rewritten++;
     }
   }

@@ -89,7 +89,7 @@ async function put(db: Database, blobs: BlobStore, tenant: string, body: ObjectS
     return db
       .transaction((): ObjectPutResult => {
         if (meta.idem_key) {
-          const prior = priorWrite(db, tenant, meta.idem_key, opHash!, "idem_key");
+          const prior = priorWrite(db, { tenant, idemKey: meta.idem_key, opHash: opHash!, field: "idem_key" });
           if (prior !== undefined) return { object: digest, size, type, lsn: prior, duplicate: true };
         }
         placed = staged.place();

@@ -71,10 +71,10 @@ export function search(db: Database, tenant: string, input: SearchInput): Search
   const filter = filterOf(tenant, input);
   return db
     .transaction((): SearchResult => {
-      let hits = searchTerms(db, filter, parsed.terms, limit, input.all_words === true);
+      let hits = searchTerms(db, { filter, terms: parsed.terms, limit, allWords: input.all_words === true });
       // A query whose only words that occur are stopwords still finds them (never empty, DESIGN.md 11).
       if (hits.length === 0 && parsed.all.length > parsed.terms.length && input.all_words !== true) {
-        hits = searchTerms(db, filter, parsed.all, limit, false);
+        hits = searchTerms(db, { filter, terms: parsed.all, limit, allWords: false });
       }
       return { hits };
     })
@@ -82,7 +82,8 @@ export function search(db: Database, tenant: string, input: SearchInput): Search
 }
 
 /** The hits for a list of terms, best first (the stages of the header). */
-function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number, allWords: boolean): SearchHit[] {
+function searchTerms(db: Database, opts: { filter: Filter; terms: Term[]; limit: number; allWords: boolean }): SearchHit[] {
+  const { filter, terms, limit, allWords } = opts;
   const exprs = terms.map(ftsOf);
   const poolSize = Math.max(POOL_SIZE_MIN, limit * 2);
   let found = candidates(db, null, exprs, limit, allWords);
@@ -133,7 +134,7 @@ function searchTerms(db: Database, filter: Filter, terms: Term[], limit: number,
       SNIPPET_WINDOW_CHARS,
     ).map((r) => [r.lsn, r]),
   );
-  return ranked.map(({ row, held, s }) => toHit(wide.get(row.lsn) ?? row, terms, idfs, held, s));
+  return ranked.map(({ row, held, s }) => toHit(wide.get(row.lsn) ?? row, { terms, idfs, held, s }));
 }
 
 /** A row with its own score (zero when it holds no query word) and the words it holds. */
@@ -161,7 +162,7 @@ function rowScorer(terms: Term[], idfs: number[], holders: Set<number>[]): (row:
     const length = c.length * row.scale;
     const held = tf.map((f) => f > 0);
     const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / weightAll;
-    const own = share > 0 ? score({ share, near: c.near, bm25: bm25(tf, idfs, length, AVG_TOKENS), cls: row.sclass }) : 0;
+    const own = share > 0 ? score({ share, near: c.near, bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }), cls: row.sclass }) : 0;
     return { row, held, own, s: own, inWindow: c.tf.some((f) => f > 0) };
   };
 }
@@ -199,10 +200,11 @@ function neighbours(db: Database, filter: Filter, row: PoolRow): number[] {
   return [...q("<", "DESC"), ...q(">", "ASC")];
 }
 
-function toHit(row: PoolRow, terms: Term[], idfs: number[], held: boolean[], s: number): SearchHit {
+function toHit(row: PoolRow, rank: { terms: Term[]; idfs: number[]; held: boolean[]; s: number }): SearchHit {
+  const { terms, idfs, held, s } = rank;
   const data = JSON.parse(row.data) as { role?: SearchHit["role"]; url?: string };
   const matched = terms.filter((_, i) => held[i]).map((t) => t.text);
-  const snip = snippet(row.win, terms, idfs, row.more);
+  const snip = snippet(row.win, { terms, weights: idfs, more: row.more });
   const score = Math.round(s * 1000) / 1000;
   if (row.kind === "link") {
     return { lsn: row.lsn, kind: "link", session: null, role: null, snippet: snip, score, matched, url: data.url ?? "" };

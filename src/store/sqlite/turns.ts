@@ -33,7 +33,7 @@ export function append(db: Database, tenant: string, input: AppendInput): Append
       let last = 0;
       for (const [i, e] of prepared.entries()) {
         if (e.idem_key) {
-          const prior = priorWrite(db, tenant, e.idem_key, e.opHash!, `entries.${i}.idem_key`);
+          const prior = priorWrite(db, { tenant, idemKey: e.idem_key, opHash: e.opHash!, field: `entries.${i}.idem_key` });
           if (prior !== undefined) {
             out.push({ lsn: prior, duplicate: true });
             continue;

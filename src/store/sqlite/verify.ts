@@ -15,7 +15,7 @@ export function damagedRows(db: Database, max = 10): number[] {
     checksum: Uint8Array | null;
   }>;
   for (const r of rows) {
-    const ok = r.checksum && Buffer.compare(Buffer.from(r.checksum), Buffer.from(rowChecksum(storeId, r.subject, r.text, r.data))) === 0;
+    const ok = r.checksum && Buffer.compare(Buffer.from(r.checksum), Buffer.from(rowChecksum(storeId, r))) === 0;
     if (!ok) {
       bad.push(r.lsn);
       if (bad.length >= max) break;
