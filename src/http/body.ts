@@ -7,6 +7,7 @@
  */
 import { ZeroDbError, invalid } from "../errors.ts";
 import { HTTP_BODY_MAX_BYTES } from "../limits.ts";
+import { readLimited } from "../util/read-limited.ts";
 import { digitsValue } from "../util/whole-number.ts";
 
 /** too_large for a body, naming the limit. */
@@ -29,26 +30,6 @@ export function checkJsonType(contentType: string | null): void {
   }
 }
 
-/** The body's bytes, at most `max` of them; too_large as soon as it passes `max`. */
-export async function readLimited(body: ReadableStream<Uint8Array> | null, max: number): Promise<Uint8Array> {
-  if (body === null) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      // Stop reading: the rest of the upload is never buffered (DESIGN.md section 3).
-      reader.cancel().catch(() => {});
-      throw bodyTooLarge(`it passed ${max} bytes,`);
-    }
-    chunks.push(value);
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
-}
-
 /** The parsed JSON body of a request (415, 413 or 400 when it cannot be one). */
 export async function readJsonBody(req: Request): Promise<unknown> {
   checkJsonType(req.headers.get("content-type"));
@@ -59,7 +40,7 @@ export async function readJsonBody(req: Request): Promise<unknown> {
     if (length === undefined) throw invalid("content-length", "must be a whole number");
     if (length > HTTP_BODY_MAX_BYTES) throw bodyTooLarge(`its Content-Length of ${declared} bytes is`);
   }
-  const bytes = await readLimited(req.body, HTTP_BODY_MAX_BYTES);
+  const bytes = await readLimited(req.body, { max: HTTP_BODY_MAX_BYTES, over: () => bodyTooLarge(`it passed ${HTTP_BODY_MAX_BYTES} bytes,`) });
   if (bytes.byteLength === 0) throw invalid("body", "required: a JSON object");
   let text: string;
   try {
