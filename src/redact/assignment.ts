@@ -17,8 +17,17 @@ const VALUE = String.raw`(?:\\"(?<eq>[^"\\\n]{1,1000})\\"|"(?<dq>(?:[^"\\\n]|\\.
 
 const NAME_CHAR = /[A-Za-z0-9_.-]/;
 
+/** A value as assigned: where it starts, whether it was unquoted, and the character right after it. */
+interface Assigned {
+  value: string;
+  at: number;
+  bare: boolean;
+  next: string;
+}
+
 /** Judges a name and its value; the hit covers the value only, so the name stays for a reader. */
-export function judge(name: string, value: string, at: number, bare: boolean, next: string): Hit | null {
+export function judge(name: string, assigned: Assigned): Hit | null {
+  const { value, at, bare, next } = assigned;
   const tier = nameTier(name);
   if (tier === null || isPlaceholder(value) || isCodeOrPath(value)) return null;
   if (bare) {
@@ -27,7 +36,7 @@ export function judge(name: string, value: string, at: number, bare: boolean, ne
     if (next === "(" || next === "[" || isIdentifier(value) || (/^[A-Za-z_][\w.-]{0,80}$/.test(value) && nameTier(value) !== null)) return null;
     // Trailing sentence punctuation is not part of a bare value.
     const trimmed = value.replace(/[.:!?]+$/, "");
-    if (trimmed.length < value.length) return judge(name, trimmed, at, bare, ".");
+    if (trimmed.length < value.length) return judge(name, { value: trimmed, at, bare, next: "." });
   }
   if (!looksSecret(value, tier)) return null;
   return { kind: kindForName(name), start: at, end: at + value.length };
@@ -51,7 +60,7 @@ function pickAssignment(m: RegExpExecArray, text: string): Hit | null {
   const name = text.slice(start, m.indices!.groups!.name![1]);
   const v = assignedValue(m);
   if (!v) return null;
-  return judge(name, v.value, v.at, v.bare, text[v.at + v.value.length] ?? "");
+  return judge(name, { ...v, next: text[v.at + v.value.length] ?? "" });
 }
 
 /** `<name>value</name>`: the tag must open right before the name and close with the same name. */
@@ -61,14 +70,14 @@ function pickTag(m: RegExpExecArray, text: string): Hit | null {
   const close = m.groups!.close!;
   if (text[start - 1] !== "<" || text.slice(start, start + close.length + 1) !== `${close}>`) return null;
   const s = m.indices!.groups!.s!;
-  return judge(close, m.groups!.s!, s[0], false, "");
+  return judge(close, { value: m.groups!.s!, at: s[0], bare: false, next: "" });
 }
 
 /** A rule whose match has a `name` group and a value group. */
 function pickNamed(m: RegExpExecArray, text: string): Hit | null {
   const v = assignedValue(m) ?? (m.indices?.groups?.s ? { value: m.groups!.s!, at: m.indices.groups.s[0], bare: false } : null);
   if (!v) return null;
-  return judge(m.groups!.name!, v.value, v.at, v.bare, text[v.at + v.value.length] ?? "");
+  return judge(m.groups!.name!, { ...v, next: text[v.at + v.value.length] ?? "" });
 }
 
 /** Assignments of secret-named values. */

@@ -18,7 +18,7 @@ export function redactJson(value: unknown, redactText: (text: string) => TextRes
   const one = (s: string, key: string | undefined): string => {
     if (key !== undefined && !s.startsWith("[redacted:")) {
       // The whole string is the value of the key: `{"password": "hunter2xyz"}`.
-      const hit = judge(key, s, 0, false, "");
+      const hit = judge(key, { value: s, at: 0, bare: false, next: "" });
       if (hit && hit.start === 0 && hit.end === s.length) {
         redactions++;
         kinds.add(hit.kind);

@@ -62,8 +62,8 @@ export function openObjects(db: Database, dataDir: string, opts: ObjectsOptions 
   }
   return {
     blobs,
-    put: (tenant, body, meta) => put(db, blobs, tenant, body, parseInput(ObjectPutMeta, meta ?? {}), maxBytes),
-    get: (tenant, input) => get(db, blobs, tenant, input),
+    put: (tenant, body, meta) => put({ db, blobs }, { tenant, body, meta: parseInput(ObjectPutMeta, meta ?? {}), maxBytes }),
+    get: (tenant, input) => get({ db, blobs }, tenant, input),
     list: (tenant, input) => list(db, tenant, input),
     collect: () => {
       try {
@@ -75,7 +75,16 @@ export function openObjects(db: Database, dataDir: string, opts: ObjectsOptions 
   };
 }
 
-async function put(db: Database, blobs: BlobStore, tenant: string, body: ObjectSource, meta: ObjectPutMeta, maxBytes: number): Promise<ObjectPutResult> {
+/** Where objects live: the tape's refs and the blob files. */
+interface Place {
+  db: Database;
+  blobs: BlobStore;
+}
+
+async function put(
+  { db, blobs }: Place,
+  { tenant, body, meta, maxBytes }: { tenant: string; body: ObjectSource; meta: ObjectPutMeta; maxBytes: number },
+): Promise<ObjectPutResult> {
   // The meta was validated before this point; the bytes go to a temp file first (I6: nothing is committed on bad input).
   const staged = await blobs.stage(body, { maxBytes });
   const type = meta.type ?? DEFAULT_TYPE;
@@ -119,7 +128,7 @@ async function put(db: Database, blobs: BlobStore, tenant: string, body: ObjectS
 }
 
 /** The tenant's newest live ref to a digest. A foreign digest and an unknown one fail alike (I5). */
-function get(db: Database, blobs: BlobStore, tenant: string, input: ObjectGetInput): ObjectBody {
+function get({ db, blobs }: Place, tenant: string, input: ObjectGetInput): ObjectBody {
   const row = db
     .query(
       `SELECT lsn, subject, text, data, checksum FROM tape WHERE tenant = ? AND kind = 'object' AND subject = ? AND forgotten_by IS NULL
