@@ -210,8 +210,9 @@ main() {
   mkdir -p "$dir" || die "could not create $dir"
   # Copied beside the old binary and renamed over it: the rename is atomic,
   # so a running zerodb (an agent harness's MCP server) keeps its old file
-  # and no reader ever sees half a binary.
-  part="$dir/.$name.install.$$"
+  # and no reader ever sees half a binary. The name ends in $name so
+  # Windows (Git Bash) runs it as an .exe for the check below.
+  part="$dir/.zerodb-install-$$-$name"
   cp "$tmp/$asset" "$part" || die "could not write to $dir"
   chmod 755 "$part"
   # Run once before it replaces anything: a binary that cannot start here
