@@ -1,7 +1,8 @@
 /**
  * `bun run release [--outdir DIR]`: cross-compiles one zerodb binary per
- * platform of DESIGN.md section 10 into DIR (default dist/) and writes
- * DIR/SHA256SUMS in the format `sha256sum -c` reads.
+ * platform of DESIGN.md section 10 into DIR (default dist/), writes
+ * DIR/SHA256SUMS in the format `sha256sum -c` reads, and copies the install
+ * scripts (scripts/install/install.sh, install.ps1) beside them.
  *
  * Where the runtimes come from: for a target other than the host, `bun build
  * --compile --target=bun-<os>-<arch>` downloads that platform's Bun of the
@@ -13,7 +14,7 @@
  * pins that version) and registry access on the first release; later releases
  * reuse the cache. The host target (linux-x64 here) reuses the running Bun.
  */
-import { createReadStream, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, createReadStream, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildCommit, compile } from "./build.ts";
@@ -37,6 +38,9 @@ export const TARGETS: readonly ReleaseTarget[] = [
   { name: "darwin-arm64", bunTarget: "bun-darwin-arm64", macos: true },
   { name: "windows-x64", bunTarget: "bun-windows-x64", exe: true },
 ];
+
+/** The install scripts a release ships beside the binaries (from scripts/install/), which download one of them by name. */
+export const INSTALLERS: readonly string[] = ["install.sh", "install.ps1"];
 
 /** What was built for one target. */
 export interface Built {
@@ -142,6 +146,8 @@ export async function release(opts: { outdir: string; log?: (line: string) => vo
   }
   writeFileSync(sums, sha256sums(built));
   log(`wrote ${sums} (${built.length} binaries, commit ${commit})`);
+  for (const f of INSTALLERS) copyFileSync(join(import.meta.dir, "install", f), join(opts.outdir, f));
+  log(`copied ${INSTALLERS.join(", ")} into ${opts.outdir}`);
   return built;
 }
 

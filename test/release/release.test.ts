@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { TARGETS, binaryName, sha256File } from "../../scripts/release.ts";
+import { INSTALLERS, TARGETS, binaryName, sha256File } from "../../scripts/release.ts";
 import { checkSignature } from "../../scripts/release/macho.ts";
 import { STEPS } from "../../scripts/smoke/steps.ts";
 import { tempDir } from "../helpers.ts";
@@ -88,6 +88,14 @@ describe("bun run release", () => {
     expect(sums).toBe(`${expected.join("\n")}\n`);
     const check = Bun.spawnSync(["sha256sum", "-c", "SHA256SUMS"], { cwd: out.path });
     expect({ code: check.exitCode, stdout: check.stdout.toString() }).toEqual({ code: 0, stdout: TARGETS.map((t) => `${binaryName(t)}: OK\n`).join("") });
+  });
+
+  test("ships install.sh and install.ps1 beside the binaries, as they are in scripts/install/ (test/release/install.test.ts runs them)", () => {
+    for (const f of INSTALLERS) {
+      expect({ f, same: readFileSync(join(out.path, f)).equals(readFileSync(join(ROOT, "scripts", "install", f))) }).toEqual({ f, same: true });
+    }
+    expect(statSync(join(out.path, "install.sh")).mode & 0o111).not.toBe(0);
+    expect(report).toContain(`copied install.sh, install.ps1 into ${out.path}`);
   });
 
   test("the linux-x64 binary passes the smoke script with no node or bun on PATH", async () => {
