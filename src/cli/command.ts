@@ -20,6 +20,12 @@ export interface ZCommand<T extends ArgsDef> {
   /** The exit code for a result that was printed but is a failure (doctor's failed checks); 0 when absent. */
   // biome-ignore lint/suspicious/noExplicitAny: each command's args type differs, and citty's CommandDef is invariant in it
   exitCode?: (result: any) => number;
+  /**
+   * The human text is the thing asked for itself (a version string, a shell
+   * script): written as is, shown even with --quiet, and consola is not
+   * loaded for it, so `zerodb version` starts light (DESIGN.md section 10).
+   */
+  plain?: true;
 }
 
 /** Defines a CLI command with the shared flags and result printing. */
@@ -34,7 +40,13 @@ export function zcommand<const T extends ArgsDef>(def: ZCommand<T>): CommandDef<
       if (a.json) await writeOut(`${JSON.stringify(result)}\n`);
       else {
         const text = def.human ? def.human(result, a) : JSON.stringify(result, null, 2);
-        if (text !== "") await writeOut(text.endsWith("\n") ? text : `${text}\n`);
+        if (text !== "" && def.plain) await writeOut(text.endsWith("\n") ? text : `${text}\n`);
+        else if (text !== "") {
+          // Through consola as a result (stdout), so --quiet silences it like every other line but errors.
+          const { ui, flushed } = await import("./log.ts");
+          ui.log(text.endsWith("\n") ? text.slice(0, -1) : text);
+          await flushed();
+        }
       }
       if (def.exitCode) process.exitCode = def.exitCode(result);
     },
