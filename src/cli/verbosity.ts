@@ -12,6 +12,8 @@ export const QUIET = 0;
 export const NORMAL = 3;
 /** consola's level that adds debug lines. */
 export const VERBOSE = 4;
+/** consola's levels by name, the few the CLI uses (consola's own table lives in the module this file keeps out of start-up). */
+export const LogLevels = { error: QUIET, log: 2, info: NORMAL, debug: VERBOSE } as const;
 
 let level = NORMAL;
 

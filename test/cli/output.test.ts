@@ -4,6 +4,8 @@
  * stdout and messages on stderr, --json unchanged by either flag.
  */
 import { describe, expect, test } from "bun:test";
+import { chmodSync } from "node:fs";
+import { join } from "node:path";
 import { ZERODB, runZ, tempDir } from "../helpers.ts";
 import { mcpEnv } from "../mcp/_client.ts";
 
@@ -137,5 +139,17 @@ describe("human output (issue 17)", () => {
     const r = await runZ(["hook", "claude-code", "--verbose"], { home: home.path, stdin: event });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("");
+  });
+});
+
+describe("a failing result with --quiet (issue 17)", () => {
+  test("doctor's failed checks still print with --quiet, and it exits 1", async () => {
+    using home = tempDir();
+    expect((await runZ(["stats", "--quiet"], { home: home.path })).code).toBe(0);
+    chmodSync(join(home.path, "zerodb"), 0o755);
+    const r = await runZ(["doctor", "--quiet"], { home: home.path });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("fix: chmod 700");
+    expect(r.stdout).toContain("check(s) failed");
   });
 });
