@@ -36,8 +36,9 @@ function writeResult(text: string): void {
   }).then(() => prev);
 }
 
+/** The words of a log call; an Error gives its message only (I10: stacks only on --verbose, and then by choice). */
 function textOf(obj: LogObject): string {
-  return obj.args.map((a) => (a instanceof Error ? (a.stack ?? a.message) : typeof a === "string" ? a : String(a))).join(" ");
+  return obj.args.map((a) => (a instanceof Error ? a.message : typeof a === "string" ? a : String(a))).join(" ");
 }
 
 /** The plain reporter off a terminal, the fancy one on it (decided per line: FORCE_COLOR and NO_COLOR as in color.ts). */

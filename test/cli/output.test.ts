@@ -129,6 +129,7 @@ describe("human output (issue 17)", () => {
       ["2.0", 2],
     ]);
     expect(messages[1].result.structuredContent).toEqual({ lsn: null, hidden: 0, dry_run: false });
+    expect(messages[1].result.content[0].text).toBe("Nothing matched the selector, so nothing was forgotten and nothing was written.");
     expect(stderr).toContain("zerodb: store ");
     expect(stderr).toContain("JSON Parse error");
   });
