@@ -9,6 +9,8 @@ export const sharedArgs = {
   "token-file": { type: "string", description: "a file holding the token for --url", valueHint: "file" },
   config: { type: "string", description: "the config file (default: <home>/config.json)", valueHint: "file" },
   json: { type: "boolean", description: "print exactly one JSON document: the result" },
+  quiet: { type: "boolean", alias: "q", description: "print nothing but errors (the exit code tells how it went; --json still prints its document)" },
+  verbose: { type: "boolean", alias: "v", description: "print extra detail where a command has it (the store used, error codes and causes)" },
 } as const satisfies ArgsDef;
 
 /** The shared flags as parsed. */
@@ -20,4 +22,6 @@ export interface SharedFlags {
   "token-file"?: string;
   config?: string;
   json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
 }

@@ -5,6 +5,7 @@
 import { defineCommand, type ArgsDef, type CommandDef, type ParsedArgs } from "citty";
 import { type SharedFlags, sharedArgs } from "./args.ts";
 import { writeOut } from "./output.ts";
+import { LogLevels } from "./verbosity.ts";
 
 type Shared = typeof sharedArgs;
 
@@ -20,6 +21,12 @@ export interface ZCommand<T extends ArgsDef> {
   /** The exit code for a result that was printed but is a failure (doctor's failed checks); 0 when absent. */
   // biome-ignore lint/suspicious/noExplicitAny: each command's args type differs, and citty's CommandDef is invariant in it
   exitCode?: (result: any) => number;
+  /**
+   * The human text is the thing asked for itself (a version string, a shell
+   * script): written as is, shown even with --quiet, and consola is not
+   * loaded for it, so `zerodb version` starts light (DESIGN.md section 10).
+   */
+  plain?: true;
 }
 
 /** Defines a CLI command with the shared flags and result printing. */
@@ -31,12 +38,23 @@ export function zcommand<const T extends ArgsDef>(def: ZCommand<T>): CommandDef<
       const a = args as ParsedArgs<T & Shared> & SharedFlags;
       const result = await def.run(a);
       if (result === undefined) return;
+      const failed = def.exitCode ? def.exitCode(result) : 0;
       if (a.json) await writeOut(`${JSON.stringify(result)}\n`);
       else {
         const text = def.human ? def.human(result, a) : JSON.stringify(result, null, 2);
-        if (text !== "") await writeOut(text.endsWith("\n") ? text : `${text}\n`);
+        if (text !== "" && def.plain) await writeOut(text.endsWith("\n") ? text : `${text}\n`);
+        else if (text !== "") {
+          // Through consola as a result (stdout), so --quiet silences it like every other line but errors.
+          const { ui, flushed } = await import("./log.ts");
+          // A result that is a failure (doctor's failed checks) is the error's explanation: shown even with --quiet.
+          const level = ui.level;
+          if (failed !== 0) ui.level = Math.max(level, LogLevels.log);
+          ui.log(text.endsWith("\n") ? text.slice(0, -1) : text);
+          ui.level = level;
+          await flushed();
+        }
       }
-      if (def.exitCode) process.exitCode = def.exitCode(result);
+      if (def.exitCode) process.exitCode = failed;
     },
   });
 }

@@ -9,6 +9,7 @@ import { checkTenant } from "../schema/common.ts";
 import { type Memory, type Store, dataDirPaths, openStore } from "../store/index.ts";
 import { guardPrivatePaths } from "../util/private-path.ts";
 import type { SharedFlags } from "./args.ts";
+import { ui } from "./log.ts";
 
 /** The configuration the shared flags describe. */
 export function configFrom(flags: SharedFlags): Config {
@@ -39,10 +40,12 @@ export async function withMemory<T>(flags: SharedFlags, fn: (memory: Memory, con
   if (config.url) {
     // Remote mode: the same operations over HTTP, loaded only when asked for.
     const [{ connectHttpMemory }, { resolveToken }] = await Promise.all([import("../client/http.ts"), import("../client/token.ts")]);
+    ui.debug(`zerodb: server ${config.url}, tenant ${config.tenant ?? "(the token's)"}`);
     return fn(await connectHttpMemory({ url: config.url, token: resolveToken(config), tenant: config.tenant }), config);
   }
   // The tenant is checked before the store is opened or created: bad input never touches disk (I6).
   const tenant = checkTenant(config.tenant ?? "local");
+  ui.debug(`zerodb: store ${config.dataDir}, tenant ${tenant}`);
   const store = await openLocalStore(config);
   try {
     return await fn(store.memory(tenant), config);
@@ -54,6 +57,7 @@ export async function withMemory<T>(flags: SharedFlags, fn: (memory: Memory, con
 /** Runs `fn` with the local store itself (export, import, doctor). */
 export async function withStore<T>(flags: SharedFlags, fn: (store: Store, config: Config) => Promise<T>): Promise<T> {
   const config = configFrom(flags);
+  ui.debug(`zerodb: store ${config.dataDir}`);
   const store = await openLocalStore(config);
   try {
     return await fn(store, config);

@@ -8,6 +8,7 @@ import { sharedArgs } from "./args.ts";
 import { colorOn } from "./color.ts";
 import { reportError, writeOut } from "./output.ts";
 import { UsageError } from "./parse.ts";
+import { setVerbosity } from "./verbosity.ts";
 import { COMMANDS, HIDDEN, type CommandTree, type Loader } from "./commands.ts";
 import { didYouMean } from "./suggest.ts";
 import { commandUsage, groupUsage } from "./usage.ts";
@@ -23,6 +24,7 @@ function normalize(argv: string[]): string[] {
 export async function runCli(raw: string[]): Promise<number> {
   const argv = normalize(raw);
   const json = argv.includes("--json");
+  setVerbosity(argv);
   try {
     const { path, leaf, rest } = locate(argv);
     const help = rest.includes("--help") || rest.includes("-h");

@@ -1,4 +1,5 @@
-/** Progress for long work on a TTY (DESIGN.md 6.3): one self-overwriting stderr line, nothing when piped. */
+/** Progress for long work on a TTY (DESIGN.md 6.3): one self-overwriting stderr line, nothing when piped or with --quiet. */
+import { NORMAL, verbosity } from "./verbosity.ts";
 
 const MiB = 1024 * 1024;
 
@@ -10,7 +11,7 @@ export interface Progress {
 
 /** Reports bytes of `total` on stderr when it is a TTY and the work is large enough to wait for. */
 export function byteProgress(label: string, total: number | undefined, opts: { minBytes?: number } = {}): Progress {
-  const show = process.stderr.isTTY === true && (total === undefined || total >= (opts.minBytes ?? 64 * MiB));
+  const show = process.stderr.isTTY === true && verbosity() >= NORMAL && (total === undefined || total >= (opts.minBytes ?? 64 * MiB));
   if (!show) return { update() {}, done() {} };
   let last = 0;
   let shown = false;
@@ -31,7 +32,7 @@ export function byteProgress(label: string, total: number | undefined, opts: { m
 
 /** Reports records done of a total on stderr when it is a TTY (a migration rebuilding the search index). */
 export function countProgress(): (what: string, done: number, total: number) => void {
-  if (process.stderr.isTTY !== true) return () => {};
+  if (process.stderr.isTTY !== true || verbosity() < NORMAL) return () => {};
   let last = 0;
   return (what, done, total) => {
     const now = performance.now();

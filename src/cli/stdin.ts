@@ -2,13 +2,13 @@
 import { isatty } from "node:tty";
 import { tooLarge } from "../errors.ts";
 import { readLimited } from "../util/read-limited.ts";
-import { writeErr } from "./output.ts";
+import { ui } from "./log.ts";
 
 /** On a terminal, says on stderr what the command waits for, so it never sits there silently (issue 17, item 4). */
 export function hintIfTerminal(what: string, instead: string): void {
   if (!isatty(0)) return;
   const end = process.platform === "win32" ? "Ctrl-Z then Enter" : "Ctrl-D";
-  writeErr(`zerodb: reading ${what} from stdin; type it and end with ${end} (or ${instead})`);
+  ui.info(`zerodb: reading ${what} from stdin; type it and end with ${end} (or ${instead})`);
 }
 
 /**

@@ -69,8 +69,22 @@ describe("capture sync and status", () => {
     expect(await runJson(["capture", "sync"], { home: dir.path, env })).toMatchObject({ appended: 0 });
     const human = await runZ(["capture", "status"], { home: dir.path, env });
     expect(human.code).toBe(0);
-    expect(human.stdout).toContain(`${S1}  captured 300  behind 0`);
-    expect(human.stdout).toContain("1 line(s) behind: run `zerodb capture sync`");
+    // Issue 17, item 9: each row names the zerodb session (as `sessions` shows it) beside Claude Code's id.
+    const rows = human.stdout.trimEnd().split("\n");
+    expect(rows[0]!.split(/ {2,}/)).toEqual(["zerodb session", "Claude Code session", "captured", "behind"]);
+    expect(rows.slice(1, -1).map((l) => l.split(/ {2,}/))).toEqual([
+      [s1, S1, "300", "0"],
+      [s1, `${S1}/agent-x1.jsonl`, "1", "0"],
+      [after.sessions[2].capture_session, S2, "5", "0"],
+      ["(not captured yet)", early, "0", "1"],
+      [s3, S3, "70", "0"],
+    ]);
+    expect((await runJson(["sessions"], { home: dir.path })).sessions.map((s: any) => s.name)).toContain(s1);
+    expect(rows.at(-1)).toBe("1 line(s) behind: run `zerodb capture sync`");
+    expect(human.stderr).toBe("");
+    // --verbose adds where each transcript is.
+    const verbose = await runZ(["capture", "status", "--verbose"], { home: dir.path, env });
+    expect(verbose.stdout.split("\n")[1]!.split(/ {2,}/)).toEqual([s1, S1, "300", "0", A.transcript(S1)]);
   });
 
   test("without CLAUDE_CONFIG_DIR, transcripts are found under ~/.claude/projects", async () => {

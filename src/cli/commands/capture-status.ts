@@ -6,19 +6,37 @@ import { zcommand } from "../command.ts";
 import { harnessContext } from "../connect-common.ts";
 import { configFrom } from "../context.ts";
 
+/** Shown where a transcript has no capture cursor yet, so no zerodb session holds its lines. */
+const NOT_YET = "(not captured yet)";
+
 /** `zerodb capture status`: per harness session (and subagent transcript), lines captured and lines behind. */
 export default zcommand({
-  meta: { name: "status", description: "Show, per Claude Code session, how many transcript lines are captured and how many are behind" },
+  meta: { name: "status", description: "Show, per Claude Code session, its zerodb session and how many transcript lines are captured and behind" },
   async run(args) {
     const config = configFrom(args);
     const transcripts = findTranscripts(join(claudeConfigDir(harnessContext()), "projects"));
     const sessions = await withCaptureSink({ flags: args, config }, (sink) => captureStatus(sink, transcripts));
     return { sessions };
   },
-  human: (r: { sessions: StatusRow[] }) => {
-    if (r.sessions.length === 0) return "no Claude Code transcripts found";
-    const lines = r.sessions.map((s) => `${s.source}  captured ${s.lines_captured}  behind ${s.lines_behind}${s.missing ? "  (transcript deleted)" : ""}`);
-    const behind = r.sessions.reduce((n, s) => n + s.lines_behind, 0);
-    return [...lines, behind > 0 ? `${behind} line(s) behind: run \`zerodb capture sync\`` : "all captured"].join("\n");
-  },
+  human: (r: { sessions: StatusRow[] }, args) => renderStatus(r.sessions, { verbose: args.verbose === true }),
 });
+
+/**
+ * One row per transcript: the zerodb session its lines go to (the name
+ * `sessions`, `search` and `read` show) beside Claude Code's session id,
+ * then the counts (issue 17, item 9); --verbose adds the transcript's path.
+ */
+export function renderStatus(rows: StatusRow[], opts: { verbose: boolean }): string {
+  if (rows.length === 0) return "no Claude Code transcripts found";
+  const table = [
+    ["zerodb session", "Claude Code session", "captured", "behind", ...(opts.verbose ? ["transcript"] : [])],
+    ...rows.map((s) => [s.capture_session ?? NOT_YET, s.source, String(s.lines_captured), String(s.lines_behind), ...(opts.verbose ? [s.transcript] : [])]),
+  ];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  const lines = table.map((row, r) => {
+    const text = row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ");
+    return r > 0 && rows[r - 1]!.missing ? `${text}  (transcript deleted)` : text;
+  });
+  const behind = rows.reduce((n, s) => n + s.lines_behind, 0);
+  return [...lines, behind > 0 ? `${behind} line(s) behind: run \`zerodb capture sync\`` : "all captured"].join("\n");
+}

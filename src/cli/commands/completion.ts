@@ -19,4 +19,5 @@ export default zcommand({
     return { shell, script: render(groups, entries) };
   },
   human: (r: { script: string }) => r.script,
+  plain: true,
 });

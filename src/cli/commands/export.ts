@@ -5,7 +5,8 @@ import { checkTenant } from "../../schema/common.ts";
 import { fileNameProblem, writeAtomic } from "../../util/atomic.ts";
 import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
-import { writeErr, writeOut } from "../output.ts";
+import { ui } from "../log.ts";
+import { writeOut } from "../output.ts";
 
 /** The conflict for an --out that exists. */
 function outExists(out: string): ZeroDbError {
@@ -66,7 +67,7 @@ export default zcommand({
         for await (const r of records) {
           yield `${JSON.stringify(r)}\n`;
           count++;
-          if (process.stderr.isTTY && count % 10000 === 0) writeErr(`exported ${count} records…`);
+          if (process.stderr.isTTY && count % 10000 === 0) ui.info(`exported ${count} records…`);
         }
       };
       try {

@@ -36,5 +36,7 @@ export default zcommand({
     const input = parseInput(ForgetInput, { selector, ...(args["dry-run"] ? { dry_run: true } : {}) });
     return withMemory(args, (m) => m.forget(input));
   },
-  human: (r: ForgetResult) => (r.dry_run ? `would forget ${r.hidden} record(s)` : `forgot ${r.hidden} record(s) at lsn ${r.lsn}`),
+  // A forget matching nothing writes no record (lsn null), and says so rather than "forgot 0".
+  human: (r: ForgetResult) =>
+    r.dry_run ? `would forget ${r.hidden} record(s)` : r.lsn === null ? "nothing matched; nothing was written" : `forgot ${r.hidden} record(s) at lsn ${r.lsn}`,
 });

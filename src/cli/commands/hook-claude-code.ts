@@ -4,7 +4,8 @@ import { selfCommand } from "../../harness/index.ts";
 import { withCaptureSink } from "../capture-sink.ts";
 import { zcommand } from "../command.ts";
 import { configFrom } from "../context.ts";
-import { writeErr, writeOut } from "../output.ts";
+import { ui } from "../log.ts";
+import { writeOut } from "../output.ts";
 import type { SharedFlags } from "../args.ts";
 
 /**
@@ -24,7 +25,7 @@ export default zcommand({
       fallbackHome: () => resolveHome(),
       stdin: () => Bun.stdin.bytes(),
       writeOut,
-      warn: writeErr,
+      warn: (line) => ui.warn(line),
       withSink: (config, fn) => withCaptureSink({ flags: args, config, trace: Boolean(process.env.ZERODB_CAPTURE_TRACE) }, fn),
       catchUp: (transcript) => {
         // Claude Code waits at most 1.5 s for SessionEnd hooks; a detached process with its
@@ -35,7 +36,7 @@ export default zcommand({
         });
         proc.unref();
       },
-      ...(process.env.ZERODB_CAPTURE_TRACE ? { trace: (line: string) => process.stderr.write(`${line}\n`) } : {}),
+      ...(process.env.ZERODB_CAPTURE_TRACE ? { trace: (line: string) => ui.info(line) } : {}),
     });
     return undefined;
   },

@@ -7,7 +7,7 @@ import { zcommand } from "../command.ts";
 import { spillRootPath } from "../../spill/file.ts";
 import { guardPrivatePaths } from "../../util/private-path.ts";
 import { configFrom, withMemory } from "../context.ts";
-import { writeErr } from "../output.ts";
+import { ui } from "../log.ts";
 
 /** `zerodb mcp`. */
 export default zcommand({
@@ -22,9 +22,10 @@ export default zcommand({
         cwd: process.cwd(),
         objectRoots: config.objectRoots,
         spill: { root: config.spillRoot, maxInlineBytes: config.maxInlineBytes },
-        log: writeErr,
+        // Tool failures and transport faults, on stderr: stdout is the protocol's.
+        log: (line) => ui.warn(line),
       });
-      await serveStdio(server, writeErr);
+      await serveStdio(server, (line) => ui.warn(line));
     });
     // stdout belongs to the protocol: nothing more is printed.
     return undefined;

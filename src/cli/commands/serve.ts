@@ -1,7 +1,7 @@
 import { isLoopbackHost } from "../../http/serve.ts";
 import { zcommand } from "../command.ts";
 import { configFrom, openLocalStore } from "../context.ts";
-import { writeErr } from "../output.ts";
+import { ui } from "../log.ts";
 import { UsageError, intFlag } from "../parse.ts";
 import type { TokenListResult } from "../../schema/tokens.ts";
 
@@ -50,19 +50,19 @@ export default zcommand({
     const store = await openLocalStore(config);
     try {
       const [{ createApp }, { serveHttp }] = await Promise.all([import("../../http/app.ts"), import("../../http/serve.ts")]);
-      const app = createApp({ store, log: writeErr });
+      const app = createApp({ store, log: (line) => ui.info(line) });
       const server = serveHttp({ fetch: app.fetch, host, port });
       const signals = nextSignal(() => {
-        writeErr("zerodb: second signal: closing open connections now");
+        ui.warn("zerodb: second signal: closing open connections now");
         void server.abort();
       });
-      writeErr(`zerodb listening on ${server.url}`);
-      for (const line of startLines(server.url, config.dataDir, await store.tokens.list())) writeErr(line);
+      ui.info(`zerodb listening on ${server.url}`);
+      for (const line of startLines(server.url, config.dataDir, await store.tokens.list())) ui.info(line);
       const signal = await signals.signal;
-      writeErr(`zerodb: ${signal}: shutting down, ${server.inFlight()} request(s) in flight`);
+      ui.info(`zerodb: ${signal}: shutting down, ${server.inFlight()} request(s) in flight`);
       await server.stop();
       signals.dispose();
-      writeErr("zerodb: stopped");
+      ui.info("zerodb: stopped");
     } finally {
       store.close();
     }

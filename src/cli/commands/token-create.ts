@@ -6,7 +6,7 @@ import type { NewToken } from "../../schema/tokens.ts";
 import { fileNameProblem, writeFileAtomic } from "../../util/atomic.ts";
 import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
-import { writeErr } from "../output.ts";
+import { ui } from "../log.ts";
 import { UsageError } from "../parse.ts";
 import { lexists } from "../../util/fs.ts";
 
@@ -47,7 +47,7 @@ export default zcommand({
   },
   human: (r: NewToken | (Omit<NewToken, "token"> & { out: string })) => {
     if ("out" in r) return `token ${r.id} for tenant ${r.tenant} written to ${r.out}`;
-    writeErr(`token ${r.id} for tenant ${r.tenant}: it is shown only this once; store it now`);
+    ui.warn(`token ${r.id} for tenant ${r.tenant}: it is shown only this once; store it now`);
     return r.token;
   },
 });

@@ -12,13 +12,17 @@ export const forget = defineTool({
     "Use it only when the user asks to forget something, or to remove a secret that was stored by mistake. " +
     "The selector takes exactly one of: session, session_prefix, turn (an lsn), fact, fact_prefix, object (sha256:<hex>), link (an lsn), " +
     "before (an ISO time: everything older). Run it with dry_run: true first to see how many records would go. " +
-    "Returns {lsn, hidden}: the forget's own lsn and how many records it removed.",
+    "Returns {lsn, hidden}: the forget's own lsn and how many records it removed; when nothing matches, nothing is written and lsn is null.",
   input: ForgetInput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(args, ctx) {
     const r = await ctx.memory.forget(args);
     const what = `${r.hidden} record${r.hidden === 1 ? "" : "s"}`;
-    const text = r.dry_run ? `Would forget ${what} (dry run: nothing was written).` : `Forgot ${what} (forget lsn ${r.lsn}).`;
+    const text = r.dry_run
+      ? `Would forget ${what} (dry run: nothing was written).`
+      : r.lsn === null
+        ? "Nothing matched the selector, so nothing was forgotten and nothing was written."
+        : `Forgot ${what} (forget lsn ${r.lsn}).`;
     return { text, structured: r };
   },
 });

@@ -47,7 +47,11 @@ function matches(db: Database, tenant: string, sel: Selector): Match[] {
   return [];
 }
 
-/** Runs a forget (or counts it, with dry_run). */
+/**
+ * Runs a forget (or counts it, with dry_run). A forget that matches nothing
+ * writes nothing and answers `lsn: null` (issue 17, item 10): a record
+ * hiding no LSN would change nothing but the next LSN and the export.
+ */
 export function forget(db: Database, tenant: string, input: ForgetInput): ForgetOutcome {
   if (input.dry_run) {
     return { result: { lsn: null, hidden: matches(db, tenant, input.selector).length, dry_run: true }, digests: [] };
@@ -55,7 +59,9 @@ export function forget(db: Database, tenant: string, input: ForgetInput): Forget
   finishPendingPurge(db);
   const outcome = db
     .transaction((): ForgetOutcome => {
+      // Matched inside the write transaction, so no record can appear between the count and the decision to write.
       const found = matches(db, tenant, input.selector).sort((a, b) => a.lsn - b.lsn);
+      if (found.length === 0) return { result: { lsn: null, hidden: 0, dry_run: false }, digests: [] };
       const ts = Date.now();
       const lsn = insertRow(db, {
         tenant,

@@ -1,4 +1,4 @@
-/** forget per selector kind, its dry run, and the cutoff of I8. */
+/** forget per selector kind, its dry run, the cutoff of I8, and a forget that matches nothing writing nothing (issue 17). */
 import { describe, expect } from "bun:test";
 import type { Selector } from "../../../src/schema/ops.ts";
 import type { Memory } from "../../../src/store/types.ts";
@@ -50,19 +50,50 @@ const KINDS: Record<string, { selector: (f: Filled) => Selector; hidden: number;
 export function forgetCases(factory: Factory): void {
   describe("forget", () => {
     for (const [kind, { selector, hidden, left }] of Object.entries(KINDS)) {
-      contractTest(factory, `${kind}: hides what it names and nothing else; its dry run counts the same and writes nothing`, async ({ a }) => {
-        const sel = selector(await fill(a));
-        const untouched = await view(a);
-        const last = (await counts(a)).last_lsn;
-        expect(await a.forget({ selector: sel, dry_run: true })).toEqual({ lsn: null, hidden, dry_run: true });
-        expect(await view(a)).toEqual(untouched);
-        expect((await counts(a)).last_lsn).toBe(last);
-        const done = await a.forget({ selector: sel });
-        expect(done).toEqual({ lsn: expect.any(Number), hidden, dry_run: false });
-        expect(done.lsn!).toBeGreaterThan(last);
-        expect(await view(a)).toEqual({ ...untouched, ...left });
-      });
+      contractTest(
+        factory,
+        `${kind}: hides what it names and nothing else; its dry run counts the same and writes nothing; again, it matches nothing and writes nothing`,
+        async ({ a }) => {
+          const sel = selector(await fill(a));
+          const untouched = await view(a);
+          const last = (await counts(a)).last_lsn;
+          expect(await a.forget({ selector: sel, dry_run: true })).toEqual({ lsn: null, hidden, dry_run: true });
+          expect(await view(a)).toEqual(untouched);
+          expect((await counts(a)).last_lsn).toBe(last);
+          const done = await a.forget({ selector: sel });
+          expect(done).toEqual({ lsn: expect.any(Number), hidden, dry_run: false });
+          expect(done.lsn!).toBeGreaterThan(last);
+          expect(await view(a)).toEqual({ ...untouched, ...left });
+          // The same selector again matches nothing: no forget record, so the next LSN and the forget count stay.
+          const after = await counts(a);
+          expect(await a.forget({ selector: sel })).toEqual({ lsn: null, hidden: 0, dry_run: false });
+          expect(await counts(a)).toEqual(after);
+          expect(await view(a)).toEqual({ ...untouched, ...left });
+        },
+      );
     }
+
+    contractTest(factory, "a forget matching nothing writes nothing: lsn null, hidden 0, the same last_lsn and stats (issue 17)", async ({ a }) => {
+      await fill(a);
+      const before = await counts(a);
+      const shown = await view(a);
+      const nothing: Selector[] = [
+        { session: "does/not/exist" },
+        { session_prefix: "nope/" },
+        { turn: before.last_lsn + 1000 },
+        { fact: "no-such-key" },
+        { fact_prefix: "nope/" },
+        { object: `sha256:${"0".repeat(64)}` },
+        { link: before.last_lsn + 1000 },
+        { before: "2000-01-01T00:00:00.000Z" },
+      ];
+      for (const selector of nothing) expect(await a.forget({ selector })).toEqual({ lsn: null, hidden: 0, dry_run: false });
+      expect(await counts(a)).toEqual(before);
+      expect(await view(a)).toEqual(shown);
+      // The next write takes the very next LSN: the empty forgets used none.
+      const next = await a.append({ session: "later", entries: [{ role: "note", content: "after" }] });
+      expect(next.entries[0]!.lsn).toBe(before.last_lsn + 1);
+    });
 
     contractTest(factory, "forgotten content is gone from read, search and fact_get; a later write is visible (I8)", async ({ a }) => {
       await a.append({ session: "s", entries: [{ role: "note", content: "secret plan alpha" }] });

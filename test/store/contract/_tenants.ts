@@ -42,9 +42,9 @@ export function tenantCases(factory: Factory): void {
       expect((await failure(b.factGet({ key: "shared-key" }))).code).toBe("not_found");
       expect((await b.factList({})).facts).toEqual([]);
       expect((await b.objectList()).objects).toEqual([]);
-      // Bob's forget of the same names hides nothing of Alice's.
-      expect((await b.forget({ selector: { session: "shared-name" } })).hidden).toBe(0);
-      expect((await b.forget({ selector: { fact: "shared-key" } })).hidden).toBe(0);
+      // Bob's forget of the same names hides nothing of Alice's, and (matching nothing of his) writes nothing.
+      expect(await b.forget({ selector: { session: "shared-name" } })).toEqual({ lsn: null, hidden: 0, dry_run: false });
+      expect(await b.forget({ selector: { fact: "shared-key" } })).toEqual({ lsn: null, hidden: 0, dry_run: false });
       expect(await contents(a, "shared-name")).toEqual(["alice private words"]);
       expect((await a.factGet({ key: "shared-key" })).value).toBe("alice");
     });
