@@ -1,0 +1,21 @@
+/** PostgreSQL failures as zerodb errors (STYLE.md habit 2), with no SQL, host or password in the message (I10). */
+import { ZeroDbError, toZeroDbError } from "../../errors.ts";
+
+/** Maps anything the SQL client throws; the original stays as `cause` for the log. */
+export function fromPgError(err: unknown, where: string): ZeroDbError {
+  if (err instanceof ZeroDbError) return err;
+  const code = String((err as { code?: unknown } | null)?.code ?? "");
+  const sqlState = String((err as { errno?: unknown } | null)?.errno ?? "");
+  if (code.startsWith("ERR_POSTGRES_CONNECTION") || code === "ECONNREFUSED" || code.includes("CONNECTION")) {
+    return new ZeroDbError("unavailable", `the database at ${where} is not reachable: retry`, { cause: err });
+  }
+  if (code.includes("AUTH") || sqlState === "28P01" || sqlState === "28000") {
+    return new ZeroDbError("unavailable", `the database at ${where} refused the credentials`, { cause: err });
+  }
+  // Serialization failures and deadlocks: nothing was written, a retry is safe.
+  if (sqlState === "40001" || sqlState === "40P01" || sqlState === "57P01") {
+    return new ZeroDbError("unavailable", "the database is busy: retry", { cause: err });
+  }
+  if (sqlState === "53100") return new ZeroDbError("storage_full", "the database's disk is full", { cause: err });
+  return toZeroDbError(err);
+}
