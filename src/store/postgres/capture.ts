@@ -57,9 +57,7 @@ export function pgCapture(sql: Q, tenant: string, run: <T>(fn: () => Promise<T>)
     cursor: (source) => run(() => getCursor(sql, tenant, source)),
     cursors: () =>
       run(async () =>
-        (await sql`SELECT source, session, path, "offset", position, chunk, updated FROM capture_cursors WHERE tenant = ${tenant} ORDER BY source`).map(
-          toRow,
-        ),
+        (await sql`SELECT source, session, path, "offset", position, chunk, updated FROM capture_cursors WHERE tenant = ${tenant} ORDER BY source`).map(toRow),
       ),
     commit: (batch) =>
       run(() => {

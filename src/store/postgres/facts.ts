@@ -46,7 +46,9 @@ export async function factList(sql: Q, tenant: string, input: FactListInput): Pr
   const rows = await sql`SELECT f.key, f.lsn, t.data FROM facts f JOIN tape t ON t.lsn = f.lsn
     WHERE f.tenant = ${tenant} AND f.key >= ${prefix} AND (${end}::text IS NULL OR f.key < ${end}) AND f.key > ${input.after ?? ""}
     ORDER BY f.key LIMIT ${limit + 1}`;
-  const facts = rows.slice(0, limit).map((r: { key: string; lsn: string; data: { value: unknown } }) => ({ key: r.key, value: r.data.value, lsn: Number(r.lsn) }));
+  const facts = rows
+    .slice(0, limit)
+    .map((r: { key: string; lsn: string; data: { value: unknown } }) => ({ key: r.key, value: r.data.value, lsn: Number(r.lsn) }));
   return { facts, next: rows.length > limit ? facts[facts.length - 1]!.key : null };
 }
 

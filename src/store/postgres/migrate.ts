@@ -31,5 +31,8 @@ export async function migrate(sql: SQL): Promise<void> {
 }
 
 function newerSchema(version: number): ZeroDbError {
-  return new ZeroDbError("incompatible", `this database was written by a newer zerodb (schema ${version}, this build knows ${MIGRATIONS.length}): upgrade zerodb`);
+  return new ZeroDbError(
+    "incompatible",
+    `this database was written by a newer zerodb (schema ${version}, this build knows ${MIGRATIONS.length}): upgrade zerodb`,
+  );
 }

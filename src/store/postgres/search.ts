@@ -77,7 +77,8 @@ export async function search(sql: SQL, tenant: string, input: SearchInput): Prom
   return sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", async (tx) => {
     let hits = await searchTerms(tx, tenant, input, parsed.terms, limit);
     // A query whose only words that occur are stopwords still finds them (never empty, DESIGN.md 11).
-    if (hits.length === 0 && parsed.all.length > parsed.terms.length && input.all_words !== true) hits = await searchTerms(tx, tenant, input, parsed.all, limit);
+    if (hits.length === 0 && parsed.all.length > parsed.terms.length && input.all_words !== true)
+      hits = await searchTerms(tx, tenant, input, parsed.all, limit);
     return { hits };
   });
 }
@@ -123,14 +124,14 @@ async function searchTerms(tx: SQL, tenant: string, input: SearchInput, terms: T
   const filter = filterSql(p, tenant, input);
   const conds = terms.map((term, i) => holds(p, term, trigram[i]!));
   const flags = conds.map((c, i) => `(${c}) AS h${i}`).join(", ");
-  const rows = await tx.unsafe(
+  const rows: Record<string, unknown>[] = await tx.unsafe(
     `SELECT t.lsn, t.kind, t.subject, t.data, t.sclass, t.bytes, left(t.text, ${WINDOW_CHARS}) AS win, ${flags}
      FROM tape t WHERE ${filter} AND (${conds.join(allWords ? " AND " : " OR ")}) ORDER BY t.lsn DESC LIMIT ${CANDIDATES}`,
     p.values,
   );
   const poolSize = Math.max(POOL_SIZE_MIN, limit * 2);
   const weightAll = idfs.reduce((s, x) => s + x, 0);
-  const scored = rows.map((row: Record<string, unknown>) => {
+  const scored = rows.map((row) => {
     const win = row.win as string;
     const c = countTerms(terms, win, idfs);
     // A term the index found in this row but beyond the window counts once.

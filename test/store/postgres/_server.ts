@@ -74,11 +74,9 @@ export async function startPostgres(): Promise<TestPostgres | { error: string }>
       return `${base}/${name}`;
     },
     async stop() {
-      console.error("closing admin");
+      // Without a timeout, close waits for the pool's idle connections and never returns.
       await admin.close({ timeout: 1 });
-      console.error("stopping");
       await pg.stop();
-      console.error("stopped");
       rmSync(root, { recursive: true, force: true });
     },
   };

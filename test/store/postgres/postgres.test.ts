@@ -1,0 +1,178 @@
+/**
+ * What the PostgreSQL engine promises beyond the shared contract (DESIGN.md
+ * 12, issue 16): I4 with writers in several processes, a newer schema
+ * refused, no password in messages, and `zerodb serve --database` with two
+ * servers on one database.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { SQL } from "bun";
+import { join } from "node:path";
+import { connectHttpMemory } from "../../../src/client/http.ts";
+import { openStore } from "../../../src/store/index.ts";
+import { ZERODB_SRC, tempDir } from "../../helpers.ts";
+import { startPostgres, type TestPostgres } from "./_server.ts";
+
+const started = await startPostgres();
+const server: TestPostgres | undefined = "error" in started ? undefined : started;
+
+// Stopping waits for PostgreSQL's shutdown checkpoint.
+afterAll(async () => {
+  await server?.stop();
+}, 30_000);
+
+/** Spawns a process and returns its stdout, failing on a non-zero exit with its stderr. */
+async function output(cmd: string[]): Promise<string> {
+  const proc = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}: ${err}`);
+  return out;
+}
+
+if (!server) {
+  describe("PostgreSQL engine", () => {
+    test.skip(`[skipped: ${"error" in started ? started.error : ""}]`, () => {});
+  });
+} else {
+  describe("PostgreSQL engine", () => {
+    test("I4: a reader paging with `after` while writers in four processes append never skips a turn", async () => {
+      using dir = tempDir("zerodb-pg-i4-");
+      const url = await server.database();
+      // The schema is made once before the writers race to open it.
+      const store = await openStore({ dataDir: dir.path, database: url });
+      const m = store.memory("alice");
+      const writers = ["w1", "w2", "w3", "w4"].map((id) => output(["bun", join(import.meta.dir, "_writer.ts"), url, dir.path, id, "40"]));
+      let done = false;
+      const all = Promise.all(writers).finally(() => {
+        done = true;
+      });
+      // Tails the session as a capture viewer would: each page starts after the last LSN seen.
+      const seen: number[] = [];
+      let after = 0;
+      for (;;) {
+        const finished = done;
+        const page = await m.read({ session: "s", after, limit: 7 });
+        for (const t of page.turns) seen.push(t.lsn);
+        if (page.turns.length > 0) after = page.turns[page.turns.length - 1]!.lsn;
+        else if (finished) break;
+      }
+      const given = (await all).flatMap((o) => JSON.parse(o) as number[]);
+      const everything: number[] = [];
+      for (let a = 0; ; ) {
+        const page = await m.read({ session: "s", after: a, limit: 1000 });
+        everything.push(...page.turns.map((t) => t.lsn));
+        if (page.next === null) break;
+        a = page.next;
+      }
+      store.close();
+      // 4 writers x 40 batches of 1, 2 or 3 turns: each turn exactly once, in LSN order, and the tail saw every one.
+      expect(given.length).toBe(4 * (14 * 1 + 13 * 2 + 13 * 3));
+      expect(new Set(given).size).toBe(given.length);
+      expect(everything).toEqual([...given].sort((x, y) => x - y));
+      expect(seen).toEqual(everything);
+    }, 60_000);
+
+    test("a database written by a newer zerodb is refused with `incompatible`", async () => {
+      using dir = tempDir("zerodb-pg-newer-");
+      const url = await server.database();
+      (await openStore({ dataDir: dir.path, database: url })).close();
+      const sql = new SQL(url);
+      await sql`UPDATE zerodb_schema SET version = 99`;
+      await sql.close();
+      const err = await openStore({ dataDir: dir.path, database: url }).then(
+        () => undefined,
+        (e: { code?: string; message?: string }) => e,
+      );
+      expect(err?.code).toBe("incompatible");
+      expect(err?.message).toContain("newer zerodb");
+    });
+
+    test("the password never shows: not in Store.dataDir, not in the error for a wrong one or a server that is down", async () => {
+      using dir = tempDir("zerodb-pg-secret-");
+      const url = await server.database();
+      const store = await openStore({ dataDir: dir.path, database: url });
+      expect(store.dataDir).not.toContain("test-secret");
+      expect(store.dataDir).toContain("***");
+      store.close();
+      const wrong = url.replace("test-secret", "wrong-secret-42");
+      const bad = await openStore({ dataDir: dir.path, database: wrong }).then(
+        () => undefined,
+        (e: { code?: string; message?: string }) => e,
+      );
+      expect(bad?.code).toBe("unavailable");
+      expect(bad?.message).not.toContain("wrong-secret-42");
+      const down = url.replace(/:\d+\//, ":1/");
+      const gone = await openStore({ dataDir: dir.path, database: down }).then(
+        () => undefined,
+        (e: { code?: string; message?: string }) => e,
+      );
+      expect(gone?.code).toBe("unavailable");
+      expect(gone?.message).not.toContain("test-secret");
+    });
+
+    test("forget leaves no content in the tape's live rows or the word index", async () => {
+      using dir = tempDir("zerodb-pg-forget-");
+      const url = await server.database();
+      const store = await openStore({ dataDir: dir.path, database: url });
+      const m = store.memory("alice");
+      await m.append({ session: "s", entries: [{ role: "note", content: "the launch code is zebra-4471", idem_key: "secret-key" }] });
+      await m.forget({ selector: { session: "s" } });
+      store.close();
+      const sql = new SQL(url);
+      const rows = await sql`SELECT count(*) AS n FROM tape WHERE text LIKE '%zebra%' OR data::text LIKE '%zebra%' OR words::text LIKE '%zebra%'
+        OR idem_key = 'secret-key' OR subject = 's'`;
+      const record = await sql`SELECT data FROM tape WHERE kind = 'forget'`;
+      await sql.close();
+      expect(Number(rows[0].n)).toBe(0);
+      expect(record.map((r: { data: unknown }) => r.data)).toEqual([{ hidden: 1, lsns: [[1, 1]] }]);
+    });
+
+    test("zerodb serve --database: two servers on one database, clients on both, every turn exactly once", async () => {
+      using dir = tempDir("zerodb-pg-serve-");
+      const url = await server.database();
+      const store = await openStore({ dataDir: dir.path, database: url });
+      const token = (await store.tokens.create({ tenant: "team" })).token;
+      store.close();
+      const serves = await Promise.all([1, 2].map((n) => startServe(join(dir.path, `home${n}`), url)));
+      try {
+        for (const s of serves) expect(s.stderr()).not.toContain("test-secret");
+        for (const s of serves) expect(s.stderr()).toContain("postgres://postgres:***@");
+        const clients = await Promise.all(serves.map((s) => connectHttpMemory({ url: s.url, token, tenant: "team" })));
+        await Promise.all(
+          clients.map(async (c, i) => {
+            for (let k = 0; k < 15; k++) await c.append({ session: "shared", entries: [{ role: "note", content: `client ${i} turn ${k}`, idem_key: `${i}:${k}` }] });
+          }),
+        );
+        const page = await clients[0]!.read({ session: "shared", limit: 1000 });
+        expect(page.turns.length).toBe(30);
+        expect(new Set(page.turns.map((t) => t.content)).size).toBe(30);
+        expect((await clients[1]!.read({ session: "shared", limit: 1000 })).turns).toEqual(page.turns);
+      } finally {
+        for (const s of serves) {
+          s.proc.kill("SIGTERM");
+          await s.proc.exited;
+        }
+      }
+    }, 60_000);
+  });
+}
+
+/** `zerodb serve --database URL --port 0` from source, in its own home; waits for its listening line. */
+async function startServe(home: string, url: string) {
+  const proc = Bun.spawn(["bun", ZERODB_SRC, "serve", "--port", "0", "--database", url], {
+    cwd: tempDir().path,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZERODB_HOME: join(home, "zerodb") },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let text = "";
+  const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  for (;;) {
+    const m = /^zerodb listening on (http:\/\/\S+)$/m.exec(text);
+    if (m && text.includes("  about:")) return { proc, url: m[1]!, stderr: () => text };
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`zerodb serve ended: ${text}`);
+    text += decoder.decode(value, { stream: true });
+  }
+}
