@@ -41,7 +41,7 @@ export interface PostgresStoreOptions {
 /** Opens (migrating if needed) the store in a PostgreSQL database. */
 export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Store> {
   const shown = redactUrl(opts.url);
-  const sql = new SQL(opts.url, { max: opts.maxConnections ?? 10, onconnect: undefined });
+  const sql = new SQL(opts.url, { max: opts.maxConnections ?? 10 });
   try {
     await migrate(sql);
   } catch (err) {

@@ -14,6 +14,8 @@ export interface TestPostgres {
   url: string;
   /** A new empty database on the server; its URL. */
   database(): Promise<string>;
+  /** The server's data directory (for byte scans). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -68,9 +70,11 @@ export async function startPostgres(): Promise<TestPostgres | { error: string }>
   const admin = new SQL(`${base}/postgres`);
   return {
     url: `${base}/postgres`,
+    dataDir: join(root, "data"),
     async database() {
       const name = `zdb_${process.pid}_${++counter}`;
-      await admin.unsafe(`CREATE DATABASE ${name}`);
+      // FILE_COPY copies the small template's files instead of logging every page (PostgreSQL 15's default): faster here.
+      await admin.unsafe(`CREATE DATABASE ${name} STRATEGY FILE_COPY`);
       return `${base}/${name}`;
     },
     async stop() {

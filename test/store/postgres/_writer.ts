@@ -10,7 +10,11 @@ const store = await openStore({ dataDir, database: url });
 const m = store.memory("alice");
 const lsns: number[] = [];
 for (let i = 0; i < Number(count); i++) {
-  const entries = Array.from({ length: 1 + (i % 3) }, (_, j) => ({ role: "note" as const, content: `writer ${id} batch ${i} entry ${j}`, idem_key: `${id}:${i}:${j}` }));
+  const entries = Array.from({ length: 1 + (i % 3) }, (_, j) => ({
+    role: "note" as const,
+    content: `writer ${id} batch ${i} entry ${j}`,
+    idem_key: `${id}:${i}:${j}`,
+  }));
   const r = await m.append({ session: "s", entries });
   lsns.push(...r.entries.map((e) => e.lsn));
 }

@@ -6,6 +6,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { connectHttpMemory } from "../../../src/client/http.ts";
 import { openStore } from "../../../src/store/index.ts";
@@ -126,6 +127,29 @@ if (!server) {
       expect(record.map((r: { data: unknown }) => r.data)).toEqual([{ hidden: 1, lsns: [[1, 1]] }]);
     });
 
+    test("byte scan: forgotten content stays in dead tuples until VACUUM FULL (the README's step), and in the WAL after it", async () => {
+      using dir = tempDir("zerodb-pg-scan-");
+      const url = await server.database();
+      const store = await openStore({ dataDir: dir.path, database: url });
+      const m = store.memory("alice");
+      for (let i = 0; i < 20; i++) await m.append({ session: "keep", entries: [{ role: "note", content: `filler ${i}` }] });
+      await m.append({ session: "s", entries: [{ role: "note", content: "qzvx-forgettable-marker" }] });
+      await m.forget({ selector: { session: "s" } });
+      store.close();
+      const marker = Buffer.from("qzvx-forgettable");
+      const found = (sub: string) => filesHolding(join(server.dataDir, sub), marker);
+      const sql = new SQL(url);
+      await sql`CHECKPOINT`;
+      // What PostgreSQL keeps after forget alone: the old row version in the heap and index pages.
+      expect(found("base").length).toBeGreaterThan(0);
+      await sql.unsafe("VACUUM FULL tape");
+      await sql`CHECKPOINT`;
+      await sql.close();
+      expect(found("base")).toEqual([]);
+      // The WAL still holds the insert until its segments are recycled (README, "Team server on PostgreSQL").
+      expect(found("pg_wal").length).toBeGreaterThan(0);
+    });
+
     test("zerodb serve --database: two servers on one database, clients on both, every turn exactly once", async () => {
       using dir = tempDir("zerodb-pg-serve-");
       const url = await server.database();
@@ -139,7 +163,8 @@ if (!server) {
         const clients = await Promise.all(serves.map((s) => connectHttpMemory({ url: s.url, token, tenant: "team" })));
         await Promise.all(
           clients.map(async (c, i) => {
-            for (let k = 0; k < 15; k++) await c.append({ session: "shared", entries: [{ role: "note", content: `client ${i} turn ${k}`, idem_key: `${i}:${k}` }] });
+            for (let k = 0; k < 15; k++)
+              await c.append({ session: "shared", entries: [{ role: "note", content: `client ${i} turn ${k}`, idem_key: `${i}:${k}` }] });
           }),
         );
         const page = await clients[0]!.read({ session: "shared", limit: 1000 });
@@ -154,6 +179,30 @@ if (!server) {
       }
     }, 60_000);
   });
+}
+
+/** Whether a file's bytes contain `needle`; a file PostgreSQL removed meanwhile holds nothing. */
+function holds(path: string, needle: Buffer): boolean {
+  try {
+    return readFileSync(path).includes(needle);
+  } catch {
+    return false;
+  }
+}
+
+/** The files under a directory whose bytes contain `needle`. */
+function filesHolding(root: string, needle: Buffer): string[] {
+  const hits: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      const st = statSync(p, { throwIfNoEntry: false });
+      if (st?.isDirectory()) walk(p);
+      else if (st?.isFile() && holds(p, needle)) hits.push(p);
+    }
+  };
+  walk(root);
+  return hits;
 }
 
 /** `zerodb serve --database URL --port 0` from source, in its own home; waits for its listening line. */
