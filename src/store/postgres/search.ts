@@ -64,7 +64,7 @@ function anywhere(s: string): string {
 
 /** The condition under which a row holds a term: the word index, or for a one-token term the trigram index. */
 function holds(p: Params, term: Term, trigram: boolean): string {
-  const words = `t.words @@ to_tsquery('simple', ${p.add(termQuery(term))})`;
+  const words = `t.words @@ ${p.add(termQuery(term))}::tsquery`;
   const one = term.alternatives[0]!;
   if (!trigram || term.kind === "phrase" || one.tokens.length !== 1 || one.tokens[0]!.length < 3) return words;
   return `(${words} OR t.text ILIKE ${p.add(anywhere(one.tokens[0]!))})`;

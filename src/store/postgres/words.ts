@@ -1,12 +1,13 @@
 /**
  * The word index of the PostgreSQL engine (DESIGN.md 11): a `tsvector` of the
- * Porter stems of a row's index text, built here with the same tokenizer and
- * stemmer the SQLite engine's matcher uses (src/search/tokens.ts), and stored
- * through PostgreSQL's `simple` configuration, which only lower-cases. Using
- * PostgreSQL's `english` configuration instead would stem with Snowball, whose
- * stems differ from Porter's in places, and the ranking in JavaScript
- * (src/search/match.ts) would then disagree with the index about which rows
- * hold a word. Positions are kept, so phrases are `<->` queries.
+ * Porter stems of a row's index text, made here by the tokenizer and stemmer
+ * the ranking uses (src/search/tokens.ts) and written as a tsvector literal;
+ * queries are tsquery literals of the same stems. No text-search
+ * configuration stands in between: PostgreSQL's parser splits words its own
+ * way and its `english` configuration stems with Snowball, whose stems differ
+ * from Porter's in places, so the index and the matcher that counts words in
+ * a hit (src/search/match.ts) would disagree about which rows hold a word.
+ * Positions are kept, so phrases are `<->` queries; GIN indexes the column.
  */
 import type { Alternative, Term } from "../../search/query.ts";
 import { indexText } from "../../search/text.ts";

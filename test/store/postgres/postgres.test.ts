@@ -6,9 +6,10 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectHttpMemory } from "../../../src/client/http.ts";
+import { resolveConfig } from "../../../src/config.ts";
 import { openStore } from "../../../src/store/index.ts";
 import { ZERODB_SRC, tempDir } from "../../helpers.ts";
 import { startPostgres, type TestPostgres } from "./_server.ts";
@@ -28,6 +29,33 @@ async function output(cmd: string[]): Promise<string> {
   if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}: ${err}`);
   return out;
 }
+
+describe("choosing the PostgreSQL engine", () => {
+  test("config `database` <- ZERODB_DATABASE <- the flag, and only postgres:// URLs in the config", () => {
+    using dir = tempDir("zerodb-pg-config-");
+    const configFile = join(dir.path, "config.json");
+    writeFileSync(configFile, JSON.stringify({ database: "postgres://file@db/x" }));
+    const resolve = (flags: { database?: string }, env: Record<string, string>) => resolveConfig({ ...flags, config: configFile }, { env }).database;
+    expect(resolve({}, {})).toBe("postgres://file@db/x");
+    expect(resolve({}, { ZERODB_DATABASE: "postgres://env@db/x" })).toBe("postgres://env@db/x");
+    expect(resolve({ database: "postgres://flag@db/x" }, { ZERODB_DATABASE: "postgres://env@db/x" })).toBe("postgres://flag@db/x");
+    writeFileSync(configFile, JSON.stringify({ database: "mysql://db/x" }));
+    expect(() => resolve({}, {})).toThrow(/database/);
+  });
+
+  test("serve refuses a --database that is not a postgres:// URL, without echoing it", async () => {
+    using home = tempDir("zerodb-pg-flag-");
+    const proc = Bun.spawn(["bun", ZERODB_SRC, "serve", "--port", "0", "--database", "https://user:hunter2@db/x"], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, ZERODB_HOME: join(home.path, "zerodb") },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect({ out, code }).toEqual({ out: "", code: 2 });
+    expect(err).toContain("database: must be a postgres:// URL");
+    expect(err).not.toContain("hunter2");
+  });
+});
 
 if (!server) {
   describe("PostgreSQL engine", () => {
@@ -108,6 +136,29 @@ if (!server) {
       );
       expect(gone?.code).toBe("unavailable");
       expect(gone?.message).not.toContain("test-secret");
+    });
+
+    test("search: identifier parts from the word index, a substring of an identifier from the trigram index, CJK bigrams", async () => {
+      using dir = tempDir("zerodb-pg-search-");
+      const store = await openStore({ dataDir: dir.path, database: await server.database() });
+      const m = store.memory("alice");
+      const [ident, cjk] = (
+        await m.append({
+          session: "s",
+          entries: [
+            { role: "note", content: "raise uploadRetryCount to five" },
+            { role: "note", content: "決済イベントの処理が遅い" },
+          ],
+        })
+      ).entries.map((e) => e.lsn);
+      await m.append({ session: "s", entries: [{ role: "note", content: "nothing relevant here" }] });
+      const lsns = async (query: string) => (await m.search({ query })).hits.map((h) => h.lsn);
+      expect(await lsns("retry count")).toEqual([ident!]);
+      expect(await lsns("loadretry")).toEqual([ident!]);
+      expect(await lsns("イベント")).toEqual([cjk!]);
+      // Another tenant's words never count: bob finds nothing of alice's.
+      expect((await store.memory("bob").search({ query: "uploadRetryCount" })).hits).toEqual([]);
+      store.close();
     });
 
     test("forget leaves no content in the tape's live rows or the word index", async () => {
