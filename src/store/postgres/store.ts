@@ -21,6 +21,7 @@ import { pgObjects } from "./objects.ts";
 import { search } from "./search.ts";
 import { stats } from "./stats.ts";
 import { pgTokens } from "./tokens.ts";
+import { exportRows, importRecords } from "./transfer.ts";
 import { append, read, sessions } from "./turns.ts";
 import { redactUrl } from "./url.ts";
 
@@ -105,20 +106,21 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     };
   };
 
-  const notBuilt = (what: string) => new ZeroDbError("unavailable", `${what} is not built for the PostgreSQL engine yet`);
-
   return {
     dataDir: shown,
     memory,
     tokens: pgTokens(sql, run),
     capture: (tenant) => pgCapture(sql, checkTenant(tenant), run),
-    // biome-ignore lint/correctness/useYield: export is not built on this engine; it fails before yielding anything.
-    async *exportTape(): AsyncIterable<TapeRecord> {
-      throw notBuilt("export");
+    async *exportTape(o = {}): AsyncIterable<TapeRecord> {
+      if (closed) throw new ZeroDbError("unavailable", "the store is closed");
+      if (o.tenant !== undefined) checkTenant(o.tenant);
+      try {
+        yield* exportRows(sql, o.tenant);
+      } catch (err) {
+        throw fromPgError(err, shown);
+      }
     },
-    importTape: async () => {
-      throw notBuilt("import");
-    },
+    importTape: (records) => run(() => importRecords(sql, records)),
     check: () =>
       run(async (): Promise<CheckResult> => {
         await sql`SELECT 1`;

@@ -10,6 +10,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectHttpMemory } from "../../../src/client/http.ts";
 import { resolveConfig } from "../../../src/config.ts";
+import type { TapeRecord } from "../../../src/schema/tape.ts";
 import { openStore } from "../../../src/store/index.ts";
 import { ZERODB_SRC, tempDir } from "../../helpers.ts";
 import { startPostgres, type TestPostgres } from "./_server.ts";
@@ -21,6 +22,14 @@ const server: TestPostgres | undefined = "error" in started ? undefined : starte
 afterAll(async () => {
   await server?.stop();
 }, 30_000);
+
+/** The code of the error a promise rejects with. */
+async function failure(p: Promise<unknown>): Promise<{ code?: string }> {
+  return p.then(
+    () => ({}),
+    (e: { code?: string }) => ({ code: e.code }),
+  );
+}
 
 /** Spawns a process and returns its stdout, failing on a non-zero exit with its stderr. */
 async function output(cmd: string[]): Promise<string> {
@@ -159,6 +168,41 @@ if (!server) {
       // Another tenant's words never count: bob finds nothing of alice's.
       expect((await store.memory("bob").search({ query: "uploadRetryCount" })).hits).toEqual([]);
       store.close();
+    });
+
+    test("a laptop's export imports onto the team server record for record; keys stay reserved and new LSNs follow", async () => {
+      using laptopDir = tempDir("zerodb-pg-laptop-");
+      using teamDir = tempDir("zerodb-pg-team-");
+      const laptop = await openStore({ dataDir: laptopDir.path });
+      const l = laptop.memory("local");
+      await l.append({ session: "proj/a", entries: [{ role: "user", content: "how do we deploy?", meta: { n: 1 }, idem_key: "k1" }] });
+      await l.append({ session: "proj/b", entries: [{ role: "note", content: "forget this one", idem_key: "gone" }] });
+      await l.factSet({ key: "owner", value: { name: "alice" }, idem_key: "f1" });
+      await l.linkAdd({ url: "https://example.com/runbook", title: "runbook" });
+      await l.objectPut(new TextEncoder().encode("bytes"), { name: "b.txt", type: "text/plain" });
+      await l.forget({ selector: { session: "proj/b" } });
+      const records: TapeRecord[] = [];
+      for await (const r of laptop.exportTape()) records.push(r);
+      laptop.close();
+      async function* stream() {
+        yield* records;
+      }
+      const team = await openStore({ dataDir: teamDir.path, database: await server.database() });
+      expect(await team.importTape(stream())).toEqual({ records: records.length, last_lsn: records[records.length - 1]!.lsn });
+      const again: TapeRecord[] = [];
+      for await (const r of team.exportTape()) again.push(r);
+      expect(again).toEqual(records);
+      const t = team.memory("local");
+      expect((await t.read({ session: "proj/a" })).turns.map((x) => x.content)).toEqual(["how do we deploy?"]);
+      expect((await t.search({ query: "deploy" })).hits.length).toBe(1);
+      expect((await t.factGet({ key: "owner" })).value).toEqual({ name: "alice" });
+      // The forgotten key is still reserved (I3), and a new write takes an LSN after every imported one (I1).
+      const replay = await t.append({ session: "proj/b", entries: [{ role: "note", content: "forget this one", idem_key: "gone" }] });
+      expect(replay.entries[0]!.duplicate).toBe(true);
+      const [fresh] = (await t.append({ session: "proj/c", entries: [{ role: "note", content: "new" }] })).entries;
+      expect(fresh!.lsn).toBeGreaterThan(records[records.length - 1]!.lsn);
+      expect((await failure(team.importTape(stream()))).code).toBe("conflict");
+      team.close();
     });
 
     test("forget leaves no content in the tape's live rows or the word index", async () => {
