@@ -13,7 +13,7 @@ import type { TapeRecord } from "../../schema/tape.ts";
 import { redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
 import type { CheckResult, Memory, Store } from "../types.ts";
 import { pgCapture } from "./capture.ts";
-import { fromPgError } from "./errors.ts";
+import { connectionLost, fromPgError } from "./errors.ts";
 import { factGet, factList, factSet, linkAdd } from "./facts.ts";
 import { forget } from "./forget.ts";
 import { migrate } from "./migrate.ts";
@@ -42,7 +42,8 @@ export interface PostgresStoreOptions {
 /** Opens (migrating if needed) the store in a PostgreSQL database. */
 export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Store> {
   const shown = redactUrl(opts.url);
-  const sql = new SQL(opts.url, { max: opts.maxConnections ?? 10 });
+  const max = opts.maxConnections ?? 10;
+  const sql = new SQL(opts.url, { max });
   try {
     await migrate(sql);
   } catch (err) {
@@ -62,6 +63,24 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       throw fromPgError(err, shown);
     }
   };
+  /**
+   * Runs a read again on another connection when the one it got was dead (a
+   * server restart kills every pooled connection, and the pool learns of each
+   * only when it is used: at most `max` dead ones, so `max` + 1 attempts).
+   * Writes are not retried here: a connection lost at COMMIT leaves unknown
+   * whether the write landed, and only the caller's idempotency key can
+   * settle that.
+   */
+  const runRead = <T>(fn: () => Promise<T>): Promise<T> =>
+    run(async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await fn();
+        } catch (err) {
+          if (!connectionLost(err) || attempt >= max) throw err;
+        }
+      }
+    });
 
   const memory = (tenant: string): Memory => {
     checkTenant(tenant);
@@ -73,16 +92,16 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
           // Parsed again: a marker may be longer than the secret it replaced, and the limits still hold.
           return withRedacted(await append(sql, tenant, parseInput(In.AppendInput, r.input)), r.redacted);
         }),
-      read: (i) => run(() => read(sql, tenant, parseInput(In.ReadInput, i))),
-      sessions: (i) => run(() => sessions(sql, tenant, parseInput(In.SessionsInput, i ?? {}))),
-      search: (i) => run(() => search(sql, tenant, parseInput(In.SearchInput, i))),
+      read: (i) => runRead(() => read(sql, tenant, parseInput(In.ReadInput, i))),
+      sessions: (i) => runRead(() => sessions(sql, tenant, parseInput(In.SessionsInput, i ?? {}))),
+      search: (i) => runRead(() => search(sql, tenant, parseInput(In.SearchInput, i))),
       factSet: (i) =>
         run(async () => {
           const r = redactFact(parseInput(In.FactSetInput, i), redactOn);
           return withRedacted(await factSet(sql, tenant, parseInput(In.FactSetInput, r.input)), r.redacted);
         }),
-      factGet: (i) => run(() => factGet(sql, tenant, parseInput(In.FactGetInput, i))),
-      factList: (i) => run(() => factList(sql, tenant, parseInput(In.FactListInput, i ?? {}))),
+      factGet: (i) => runRead(() => factGet(sql, tenant, parseInput(In.FactGetInput, i))),
+      factList: (i) => runRead(() => factList(sql, tenant, parseInput(In.FactListInput, i ?? {}))),
       forget: (i) =>
         run(async () => {
           const outcome = await forget(sql, tenant, parseInput(In.ForgetInput, i));
@@ -92,14 +111,14 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
         }),
       objectPut: (body, meta) => run(() => objects.put(tenant, body, meta)),
       objectGet: (i) => run(() => objects.get(tenant, parseInput(In.ObjectGetInput, i))),
-      objectList: (i) => run(() => objects.list(tenant, parseInput(In.ObjectListInput, i ?? {}))),
+      objectList: (i) => runRead(() => objects.list(tenant, parseInput(In.ObjectListInput, i ?? {}))),
       linkAdd: (i) =>
         run(async () => {
           const r = redactLink(parseInput(In.LinkAddInput, i), redactOn);
           return withRedacted(await linkAdd(sql, tenant, parseInput(In.LinkAddInput, r.input)), r.redacted);
         }),
       stats: (i) =>
-        run(() => {
+        runRead(() => {
           parseInput(In.StatsInput, i ?? {});
           return stats(sql, tenant);
         }),

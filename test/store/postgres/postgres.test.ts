@@ -205,6 +205,38 @@ if (!server) {
       team.close();
     });
 
+    test("connections the server drops: a read is retried on a fresh one; a write retried with its key lands once", async () => {
+      using dir = tempDir("zerodb-pg-drop-");
+      const url = await server.database();
+      const store = await openStore({ dataDir: dir.path, database: url });
+      const m = store.memory("alice");
+      await m.append({ session: "s", entries: [{ role: "note", content: "before" }] });
+      const admin = new SQL(url);
+      // What a server restart does to every pooled connection (57P01).
+      await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+      expect((await m.read({ session: "s" })).turns.map((t) => t.content)).toEqual(["before"]);
+      await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+      const entry = { role: "note" as const, content: "after", idem_key: "once" };
+      const codes: string[] = [];
+      // Each dead pooled connection fails one attempt (at most the pool size of 10).
+      for (let attempt = 0; attempt < 12; attempt++) {
+        const r = await m.append({ session: "s", entries: [entry] }).then(
+          () => "ok",
+          (e: { code: string; message: string }) => {
+            expect(e.message).not.toContain("test-secret");
+            return e.code;
+          },
+        );
+        codes.push(r);
+        if (r === "ok") break;
+      }
+      await admin.close({ timeout: 1 });
+      expect(codes[codes.length - 1]).toBe("ok");
+      expect(codes.slice(0, -1).every((c) => c === "unavailable")).toBe(true);
+      expect((await m.read({ session: "s" })).turns.map((t) => t.content)).toEqual(["before", "after"]);
+      store.close();
+    });
+
     test("forget leaves no content in the tape's live rows or the word index", async () => {
       using dir = tempDir("zerodb-pg-forget-");
       const url = await server.database();
