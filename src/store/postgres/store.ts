@@ -43,7 +43,13 @@ export interface PostgresStoreOptions {
 export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Store> {
   const shown = redactUrl(opts.url);
   const max = opts.maxConnections ?? 10;
-  const sql = new SQL(opts.url, { max });
+  const sql = new SQL(opts.url, {
+    max,
+    // Set on every connection, whatever the server's defaults: an acknowledged write is flushed
+    // to the WAL on disk (I2), and writers run READ COMMITTED, so each statement after the LSN
+    // lock sees what the writer before it committed (idempotency checks, _tape.ts lockLsns).
+    connection: { synchronous_commit: "on", default_transaction_isolation: "read committed", application_name: "zerodb" },
+  });
   try {
     await migrate(sql);
   } catch (err) {
