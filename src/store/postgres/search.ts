@@ -8,8 +8,10 @@
  *
  * Every figure that ranking uses (how many rows hold a word, how many rows
  * there are) is counted in the caller's tenant only, so BM25 never tells one
- * tenant about another's words (issue 16). Not built yet: the SQLite
- * engine's third stage (a turn lifted by its conversation neighbours).
+ * tenant about another's words (issue 16). As on SQLite, the best turns'
+ * conversation neighbours are scored too and lift them. Unlike SQLite, every
+ * candidate (at most CANDIDATES) is ranked from its window, and a hit's
+ * snippet comes from that window only.
  */
 import type { SQL } from "bun";
 import { SearchClass } from "../../search/classify.ts";
@@ -25,8 +27,14 @@ import { termQuery } from "./words.ts";
 
 /** Candidates read from the index, newest first. */
 const CANDIDATES = 3000;
-/** Rows ranked in full, at least; twice the hits asked for when that is more. */
-const POOL_SIZE_MIN = 60;
+/** The best turns whose conversation neighbours are read. */
+const CONTEXT_TOP = 12;
+/** Turns on each side of a turn that count as its neighbours. */
+const NEIGHBOURS = 3;
+/** Characters of a neighbour read for ranking. */
+const NEIGHBOUR_CHARS = 4096;
+/** How much of its best neighbour's score a turn gains. */
+const CONTEXT_WEIGHT = 0.5;
 /** A word's frequency is counted up to this many rows. */
 const DF_BOUND = 20_000;
 /** BM25's average record length, in tokens (as the SQLite engine's). */
@@ -129,9 +137,8 @@ async function searchTerms(tx: SQL, tenant: string, input: SearchInput, terms: T
      FROM tape t WHERE ${filter} AND (${conds.join(allWords ? " AND " : " OR ")}) ORDER BY t.lsn DESC LIMIT ${CANDIDATES}`,
     p.values,
   );
-  const poolSize = Math.max(POOL_SIZE_MIN, limit * 2);
   const weightAll = idfs.reduce((s, x) => s + x, 0);
-  const scored = rows.map((row) => {
+  const scoreRow = (row: Record<string, unknown>): Scored => {
     const win = row.win as string;
     const c = countTerms(terms, win, idfs);
     // A term the index found in this row but beyond the window counts once.
@@ -142,13 +149,65 @@ async function searchTerms(tx: SQL, tenant: string, input: SearchInput, terms: T
     const held = tf.map((f) => f > 0);
     const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / weightAll;
     const own = share > 0 ? score({ share, near: c.near, bm25: bm25(tf, idfs, length, AVG_TOKENS), cls: Number(row.sclass) }) : 0;
-    return { row, held, own, more: bytes > winBytes };
-  });
-  return scored
+    return { row, lsn: Number(row.lsn), held, own, more: bytes > winBytes };
+  };
+  const scored = new Map<number, Scored>();
+  for (const row of rows) {
+    const r = scoreRow(row);
+    scored.set(r.lsn, r);
+  }
+  // A turn is read in its conversation (as the SQLite engine does): the best turns' neighbours are
+  // scored too, and each turn gains from its best neighbour, e.g. the answer after a question that
+  // holds the query's words.
+  const top = [...scored.values()]
+    .filter((r) => r.own > 0 && r.row.kind === "turn")
+    .sort(byOwn)
+    .slice(0, CONTEXT_TOP);
+  const context = new Map<number, number>();
+  const lift = (lsn: number, by: number) => context.set(lsn, Math.max(context.get(lsn) ?? 0, by));
+  for (const r of top) {
+    const near = await neighbours(tx, tenant, input, r);
+    for (const row of near) if (!scored.has(Number(row.lsn))) scored.set(Number(row.lsn), scoreRow(row));
+    for (const row of near) {
+      const other = scored.get(Number(row.lsn))!;
+      // What a neighbour adds beyond the turn's own match: two turns saying the same lift neither.
+      lift(other.lsn, r.own - other.own);
+      lift(r.lsn, other.own - r.own);
+    }
+  }
+  return [...scored.values()]
     .filter((r) => r.own > 0 && (!allWords || r.held.every(Boolean)))
-    .sort((a, b) => b.own - a.own || Number(b.row.lsn) - Number(a.row.lsn))
-    .slice(0, Math.min(limit, poolSize))
-    .map(({ row, held, own, more }) => toHit(row, terms, idfs, held, own, more));
+    .map((r) => ({ ...r, s: r.own + CONTEXT_WEIGHT * (context.get(r.lsn) ?? 0) }))
+    .sort((a, b) => b.s - a.s || b.lsn - a.lsn)
+    .slice(0, limit)
+    .map(({ row, held, s, more }) => toHit(row, terms, idfs, held, s, more));
+}
+
+/** A row with its own score (zero when it holds no query word) and the words it holds. */
+interface Scored {
+  row: Record<string, unknown>;
+  lsn: number;
+  held: boolean[];
+  own: number;
+  more: boolean;
+}
+
+function byOwn(a: Scored, b: Scored): number {
+  return b.own - a.own || b.lsn - a.lsn;
+}
+
+/** The live turns just before and after a turn in its session that the filter admits, with a window of their text. */
+async function neighbours(tx: SQL, tenant: string, input: SearchInput, r: Scored): Promise<Record<string, unknown>[]> {
+  const side = async (op: "<" | ">", order: "DESC" | "ASC") => {
+    const p = new Params();
+    const filter = filterSql(p, tenant, input);
+    return tx.unsafe(
+      `SELECT t.lsn, t.kind, t.subject, t.data, t.sclass, t.bytes, left(t.text, ${NEIGHBOUR_CHARS}) AS win FROM tape t
+       WHERE ${filter} AND t.kind = 'turn' AND t.subject = ${p.add(r.row.subject)} AND t.lsn ${op} ${p.add(r.lsn)} ORDER BY t.lsn ${order} LIMIT ${NEIGHBOURS}`,
+      p.values,
+    ) as Promise<Record<string, unknown>[]>;
+  };
+  return [...(await side("<", "DESC")), ...(await side(">", "ASC"))];
 }
 
 function toHit(row: Record<string, unknown>, terms: Term[], idfs: number[], held: boolean[], s: number, more: boolean): SearchHit {

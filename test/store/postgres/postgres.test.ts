@@ -237,6 +237,25 @@ if (!server) {
       store.close();
     });
 
+    test("search reads a turn in its conversation: the answer after a question holding the words ranks above a newer chance match", async () => {
+      using dir = tempDir("zerodb-pg-context-");
+      const store = await openStore({ dataDir: dir.path, database: await server.database() });
+      const m = store.memory("alice");
+      const [, answer] = (
+        await m.append({
+          session: "chat",
+          entries: [
+            { role: "user", content: "how do we rotate the deploy key?" },
+            { role: "assistant", content: "run the rotate script from the ops folder, then restart" },
+          ],
+        })
+      ).entries.map((e) => e.lsn);
+      const [chance] = (await m.append({ session: "other", entries: [{ role: "assistant", content: "we rotate the logs daily" }] })).entries.map((e) => e.lsn);
+      const hits = (await m.search({ query: "rotate deploy key" })).hits.map((h) => h.lsn);
+      expect(hits.indexOf(answer!)).toBeLessThan(hits.indexOf(chance!));
+      store.close();
+    });
+
     test("forget leaves no content in the tape's live rows or the word index", async () => {
       using dir = tempDir("zerodb-pg-forget-");
       const url = await server.database();
