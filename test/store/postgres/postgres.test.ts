@@ -256,6 +256,32 @@ if (!server) {
       store.close();
     });
 
+    test("the CLI on ZERODB_DATABASE: token create and import act on the shared database", async () => {
+      using dir = tempDir("zerodb-pg-cli-");
+      const url = await server.database();
+      const laptop = await openStore({ dataDir: join(dir.path, "laptop") });
+      await laptop.memory("local").append({ session: "proj", entries: [{ role: "note", content: "moved to the team server" }] });
+      const lines: string[] = [];
+      for await (const r of laptop.exportTape()) lines.push(JSON.stringify(r));
+      laptop.close();
+      writeFileSync(join(dir.path, "export.jsonl"), `${lines.join("\n")}\n`);
+      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir.path, ZERODB_HOME: join(dir.path, "zerodb"), ZERODB_DATABASE: url };
+      const run = async (args: string[]) => {
+        const proc = Bun.spawn(["bun", ZERODB_SRC, ...args], { env, cwd: dir.path, stdout: "pipe", stderr: "pipe" });
+        const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+        return { code, out: out + err };
+      };
+      const created = await run(["token", "create", "--tenant", "team"]);
+      expect(created.code).toBe(0);
+      expect(created.out).not.toContain("test-secret");
+      const imported = await run(["import", join(dir.path, "export.jsonl")]);
+      expect(imported.code).toBe(0);
+      const team = await openStore({ dataDir: join(dir.path, "team"), database: url });
+      expect((await team.tokens.list()).tokens.map((t) => t.tenant)).toEqual(["team"]);
+      expect((await team.memory("local").read({ session: "proj" })).turns.map((t) => t.content)).toEqual(["moved to the team server"]);
+      team.close();
+    }, 30_000);
+
     test("forget leaves no content in the tape's live rows or the word index", async () => {
       using dir = tempDir("zerodb-pg-forget-");
       const url = await server.database();
