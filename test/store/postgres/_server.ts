@@ -3,6 +3,7 @@
  * server on a free loopback port with a temp data dir, started once per test
  * file and stopped and removed after it. Never a mock.
  */
+import { afterAll } from "bun:test";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -84,4 +85,11 @@ export async function startPostgres(): Promise<TestPostgres | { error: string }>
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** Starts PostgreSQL for one test file and stops it after the file's tests (the stop waits for a shutdown checkpoint). */
+export async function postgresForFile(): Promise<TestPostgres | { error: string }> {
+  const started = await startPostgres();
+  if (!("error" in started)) afterAll(() => started.stop(), 30_000);
+  return started;
 }
