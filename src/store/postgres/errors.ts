@@ -12,16 +12,21 @@ export function connectionLost(err: unknown): boolean {
   return code.startsWith("ERR_POSTGRES_CONNECTION") || code === "ECONNREFUSED" || code === "ECONNRESET" || /^57P0[123]$/.test(sqlState);
 }
 
-/** Maps anything the SQL client throws; the original stays as `cause` for the log. */
-export function fromPgError(err: unknown, where: string): ZeroDbError {
+/**
+ * Maps anything the SQL client throws; the original stays as `cause` for the
+ * log. `where` (the redacted URL) is named only when the operator opens the
+ * store: an operation's error reaches HTTP clients, who learn no host (I10).
+ */
+export function fromPgError(err: unknown, where?: string): ZeroDbError {
+  const at = where === undefined ? "the database" : `the database at ${where}`;
   if (err instanceof ZeroDbError) return err;
   const code = String((err as { code?: unknown } | null)?.code ?? "");
   const sqlState = String((err as { errno?: unknown } | null)?.errno ?? "");
   if (code.startsWith("ERR_POSTGRES_CONNECTION") || code === "ECONNREFUSED" || code.includes("CONNECTION")) {
-    return new ZeroDbError("unavailable", `the database at ${where} is not reachable: retry`, { cause: err });
+    return new ZeroDbError("unavailable", `${at} is not reachable: retry`, { cause: err });
   }
   if (code.includes("AUTH") || sqlState === "28P01" || sqlState === "28000") {
-    return new ZeroDbError("unavailable", `the database at ${where} refused the credentials`, { cause: err });
+    return new ZeroDbError("unavailable", `${at} refused the credentials`, { cause: err });
   }
   if (/^57P0[123]$/.test(sqlState)) {
     return new ZeroDbError("unavailable", "the database closed the connection (restarted or shut down): retry, with the same idempotency keys for writes", {

@@ -66,7 +66,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     try {
       return await fn();
     } catch (err) {
-      throw fromPgError(err, shown);
+      throw fromPgError(err);
     }
   };
   /**
@@ -142,7 +142,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       try {
         yield* exportRows(sql, o.tenant);
       } catch (err) {
-        throw fromPgError(err, shown);
+        throw fromPgError(err);
       }
     },
     importTape: (records) => run(() => importRecords(sql, records)),

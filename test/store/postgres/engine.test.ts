@@ -150,7 +150,9 @@ if (!server) {
         const r = await m.append({ session: "s", entries: [entry] }).then(
           () => "ok",
           (e: { code: string; message: string }) => {
+            // An operation's error reaches HTTP clients: no host, no password (I10).
             expect(e.message).not.toContain("test-secret");
+            expect(e.message).not.toContain("127.0.0.1");
             return e.code;
           },
         );
