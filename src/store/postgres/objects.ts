@@ -30,18 +30,22 @@ export interface PgObjects {
   list(tenant: string, input: ObjectListInput): Promise<ObjectListResult>;
   /** Deletes the blobs of these digests that no live ref of any tenant needs any more. */
   collect(digests: string[]): Promise<void>;
+  /** Digests that puts of dead processes may have published without committing a ref (collect them once at open). */
+  readonly orphans: string[];
 }
 
 /** Opens the objects layer over a data dir's blob store. */
 export function pgObjects(sql: Q, dataDir: string, opts: { maxObjectBytes?: number } = {}): PgObjects {
   const blobs = createFsBlobStore(join(dataDir, "objects"));
   const maxBytes = opts.maxObjectBytes ?? OBJECT_MAX_BYTES_DEFAULT;
+  let orphans: string[] = [];
   try {
-    blobs.cleanup();
+    orphans = blobs.cleanup().orphans;
   } catch {
     // Leftover temp files waste space but harm nothing; opening must not fail on them.
   }
   return {
+    orphans,
     put: (tenant, body, meta) => put(sql, blobs, tenant, body, parseInput(ObjectPutMeta, meta ?? {}), maxBytes),
     get: (tenant, input) => get(sql, blobs, tenant, input),
     list: (tenant, input) => list(sql, tenant, input),

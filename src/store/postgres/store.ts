@@ -57,6 +57,8 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     throw fromPgError(err, shown);
   }
   const objects = pgObjects(sql, opts.dataDir, { maxObjectBytes: opts.maxObjectBytes });
+  // A put that died between publishing its blob and committing its ref left a blob no ref needs (I7).
+  await objects.collect(objects.orphans).catch(() => {});
   const redactOn = opts.redact ?? true;
   let closed = false;
 
