@@ -16,6 +16,8 @@ import { type PrivatePath, guardPrivatePaths } from "./util/private-path.ts";
 export const ConfigFile = z.strictObject({
   data_dir: z.string().min(1).optional(),
   url: z.url({ protocol: /^https?$/ }).optional(),
+  // A team server's store in PostgreSQL (DESIGN.md 12); the data dir then keeps only object bytes.
+  database: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   // The one tenant rule (issue 15): the looser min(1).max(64) let a name through that no store accepts.
   tenant: Tenant.optional(),
   token_file: z.string().min(1).optional(),
@@ -44,6 +46,7 @@ export interface ConfigFlags {
   home?: string;
   dataDir?: string;
   url?: string;
+  database?: string;
   tenant?: string;
   tokenFile?: string;
   config?: string;
@@ -56,6 +59,8 @@ export interface Config {
   file: ConfigFile;
   dataDir: string;
   url?: string;
+  /** postgres:// URL of the store's database (`--database`, ZERODB_DATABASE, config `database`); unset: SQLite in the data dir. */
+  database?: string;
   tenant?: string;
   tokenFile?: string;
   /** The token itself when it came from ZERODB_TOKEN. */
@@ -162,6 +167,7 @@ export function resolveConfig(flags: ConfigFlags = {}, opts: ResolveOptions = {}
     file,
     dataDir: dataDir ? inHome(dataDir) : join(home, "data"),
     url: flags.url ?? nonEmpty(env.ZERODB_URL) ?? file.url,
+    database: flags.database ?? nonEmpty(env.ZERODB_DATABASE) ?? file.database,
     tenant: flags.tenant ?? file.tenant,
     tokenFile: tokenFile ? inHome(tokenFile) : undefined,
     token: nonEmpty(env.ZERODB_TOKEN),

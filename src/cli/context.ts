@@ -31,7 +31,13 @@ export async function openLocalStore(config: Config): Promise<Store> {
   if (inHome) ensureHome(config);
   const { countProgress } = await import("./progress.ts");
   // A migration that rebuilds the search index of a large store shows how far it is (DESIGN.md 11).
-  return openStore({ dataDir: config.dataDir, maxObjectBytes: config.maxObjectBytes, redact: config.redactWrites, onProgress: countProgress() });
+  return openStore({
+    dataDir: config.dataDir,
+    ...(config.database ? { database: config.database } : {}),
+    maxObjectBytes: config.maxObjectBytes,
+    redact: config.redactWrites,
+    onProgress: countProgress(),
+  });
 }
 
 /** Runs `fn` with the memory the flags select, closing it afterwards. */

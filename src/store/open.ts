@@ -15,13 +15,22 @@ export interface OpenStoreOptions {
   maxObjectBytes?: number;
   /** Take secrets out of every write (DESIGN.md 7.2); false only by the user's config. Default true. */
   redact?: boolean;
+  /**
+   * A postgres:// URL: the store lives in that PostgreSQL database (DESIGN.md 12)
+   * and the data dir keeps only object bytes. Unset: the SQLite store of the data dir.
+   */
+  database?: string;
   /** Progress of long migrations (a search index rebuilt): what, how far, out of how many. */
   onProgress?: (what: string, done: number, total: number) => void;
 }
 
 /** Opens (creating if needed) the store the options name. */
 export async function openStore(opts: OpenStoreOptions): Promise<Store> {
+  if (opts.database) {
+    const { openPostgresStore } = await import("./postgres/store.ts");
+    return openPostgresStore({ url: opts.database, dataDir: opts.dataDir, maxObjectBytes: opts.maxObjectBytes, redact: opts.redact });
+  }
   const { openSqliteStore } = await import("./sqlite/store.ts");
-  const { dataDir, ...rest } = opts;
+  const { dataDir, database: _database, ...rest } = opts;
   return openSqliteStore(dataDir, rest);
 }

@@ -33,6 +33,11 @@ export default zcommand({
     host: { type: "string", description: "the address to listen on (default 127.0.0.1)", valueHint: "host" },
     port: { type: "string", description: "the port (default 7077; 0 picks a free one)", valueHint: "port" },
     "allow-remote": { type: "boolean", description: "allow a host other machines can reach (no TLS: put a TLS proxy in front)" },
+    database: {
+      type: "string",
+      description: "keep the store in PostgreSQL (postgres://user@host/db; also ZERODB_DATABASE, config database)",
+      valueHint: "url",
+    },
   },
   async run(args) {
     const host = args.host === undefined ? "127.0.0.1" : String(args.host);
@@ -47,6 +52,7 @@ export default zcommand({
       );
     }
     const config = configFrom(args);
+    if (args.database !== undefined) config.database = parseDatabaseFlag(String(args.database));
     const store = await openLocalStore(config);
     try {
       const [{ createApp }, { serveHttp }] = await Promise.all([import("../../http/app.ts"), import("../../http/serve.ts")]);
@@ -57,7 +63,8 @@ export default zcommand({
         void server.abort();
       });
       ui.info(`zerodb listening on ${server.url}`);
-      for (const line of startLines(server.url, config.dataDir, await store.tokens.list())) ui.info(line);
+      // The store's own name for where it lives: a database URL comes without its password.
+      for (const line of startLines(server.url, store.dataDir, await store.tokens.list())) ui.info(line);
       const signal = await signals.signal;
       ui.info(`zerodb: ${signal}: shutting down, ${server.inFlight()} request(s) in flight`);
       await server.stop();
@@ -69,6 +76,12 @@ export default zcommand({
     return undefined;
   },
 });
+
+/** The --database flag: a postgres:// URL, checked before anything connects (its text never echoed: it may hold a password). */
+function parseDatabaseFlag(value: string): string {
+  if (!/^postgres(ql)?:\/\/./.test(value)) throw new UsageError("database: must be a postgres:// URL", "database");
+  return value;
+}
 
 /**
  * What a person starting the server needs next (issue 17, item 6): where the

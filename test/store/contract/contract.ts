@@ -1,9 +1,9 @@
 /**
  * One contract for every Store and Memory (DESIGN.md 5 and 12; issue 16),
  * after unstorage's `testDriver`: `runContract(name, factory)` runs every
- * case against whatever the factory opens. The SQLite engine and the HTTP
- * client over a real `zerodb serve` run it today; another engine is one
- * more factory and one more `runContract` line.
+ * case against whatever the factory opens. The SQLite engine, the
+ * PostgreSQL engine and the HTTP client over a real `zerodb serve` run it
+ * today; another engine is one more factory and one more `runContract` line.
  */
 import { describe } from "bun:test";
 import { captureCases } from "./_capture.ts";

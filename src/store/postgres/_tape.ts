@@ -1,0 +1,129 @@
+/**
+ * Writing tape rows on PostgreSQL: LSNs allocated under one row lock, and
+ * idempotency keys checked under it (DESIGN.md D4, I1, I3, I4).
+ */
+import type { SQL } from "bun";
+import { ZeroDbError } from "../../errors.ts";
+import { sha256 } from "../../util/hash.ts";
+import { wordsOf } from "./words.ts";
+
+/** A query runner: the pool or a transaction. */
+export type Q = SQL;
+
+/** A tape row to insert. */
+export interface NewRow {
+  tenant: string;
+  kind: "turn" | "fact" | "forget" | "link" | "object";
+  ts: number;
+  subject: string | null;
+  idemKey: string | null;
+  opHash: Uint8Array | null;
+  contentHash: Uint8Array | null;
+  bytes: number;
+  text: string | null;
+  data: unknown;
+  sclass: number;
+}
+
+/**
+ * Locks the LSN counter for the rest of the transaction and returns a function
+ * that hands out the next LSNs. The lock is the counter row's: every writer
+ * takes it first thing, so writers run one at a time, the transaction holding
+ * LSN n commits (or rolls back) before another reads the counter, and no
+ * reader can ever see LSN n + 1 without n (I4). The counter is written back by
+ * `release`, inside the same transaction. A rolled-back transaction leaves the
+ * counter where it was, and no committed LSN is ever handed out again (I1).
+ */
+export async function lockLsns(tx: Q): Promise<{ next(): number; release(): Promise<void> }> {
+  const [row] = await tx`SELECT last FROM lsn_counter WHERE id = 1 FOR UPDATE`;
+  const start = Number(row.last);
+  let last = start;
+  return {
+    next: () => ++last,
+    release: async () => {
+      if (last !== start) await tx`UPDATE lsn_counter SET last = ${last} WHERE id = 1`;
+    },
+  };
+}
+
+/** Inserts one tape row at `lsn`, with its word index. */
+export async function insertRow(tx: Q, lsn: number, row: NewRow): Promise<void> {
+  const words = row.text === null ? null : wordsOf(row.text);
+  await tx`INSERT INTO tape (lsn, tenant, kind, ts, subject, idem_key, op_hash, content_hash, bytes, text, data, sclass, words)
+    VALUES (${lsn}, ${row.tenant}, ${row.kind}, ${row.ts}, ${row.subject}, ${row.idemKey}, ${row.opHash ? Buffer.from(row.opHash) : null},
+      ${row.contentHash ? Buffer.from(row.contentHash) : null}, ${row.bytes}, ${row.text}, ${row.data === null ? null : JSON.stringify(row.data)}::text::jsonb,
+      ${row.sclass}, ${words}::tsvector)`;
+}
+
+/**
+ * What a forgotten row keeps of its idempotency key: SHA-256 over a domain
+ * tag, the tenant and the key, the same digest as the SQLite engine's, so a
+ * store moved between engines keeps every key reserved (I3).
+ */
+export function idemDigest(tenant: string, idemKey: string): Buffer {
+  return Buffer.from(sha256(`zerodb forgotten idem_key\u0000${tenant}\u0000${idemKey}`));
+}
+
+/** Whether the tenant holds an idempotency key, live or forgotten. */
+export async function keyHeld(tx: Q, tenant: string, idemKey: string): Promise<boolean> {
+  const rows = await tx`SELECT 1 FROM tape WHERE tenant = ${tenant} AND (idem_key = ${idemKey} OR idem_digest = ${idemDigest(tenant, idemKey)}) LIMIT 1`;
+  return rows.length > 0;
+}
+
+/**
+ * Looks up an idempotency key: the original LSN when the same operation was
+ * done before (or the key was forgotten: a replay writes nothing, I3),
+ * undefined when the key is new, `conflict` when it named another operation.
+ */
+export async function priorWrite(tx: Q, tenant: string, idemKey: string, opHash: Uint8Array, field: string): Promise<number | undefined> {
+  const [prior] = await tx`SELECT lsn, op_hash FROM tape WHERE tenant = ${tenant} AND idem_key = ${idemKey}`;
+  if (!prior) {
+    const [forgotten] = await tx`SELECT lsn FROM tape WHERE tenant = ${tenant} AND idem_digest = ${idemDigest(tenant, idemKey)}`;
+    return forgotten ? Number(forgotten.lsn) : undefined;
+  }
+  if (prior.op_hash && Buffer.compare(Buffer.from(prior.op_hash), Buffer.from(opHash)) === 0) return Number(prior.lsn);
+  throw new ZeroDbError("conflict", `${field}: this idempotency key was already used for a different write`, { field });
+}
+
+/**
+ * One idempotent single-row write in a transaction holding the LSN lock: a
+ * key that named this operation before returns its LSN as a duplicate and
+ * writes nothing (I3); otherwise `write` runs with the next LSN.
+ */
+export async function writeOnce(
+  sql: Q,
+  tenant: string,
+  idem: { key: string | undefined; opHash: Uint8Array | null },
+  write: (tx: Q, lsn: number) => Promise<void>,
+): Promise<{ lsn: number; duplicate: boolean }> {
+  return sql.begin(async (tx) => {
+    const lsns = await lockLsns(tx);
+    if (idem.key) {
+      const prior = await priorWrite(tx, tenant, idem.key, idem.opHash!, "idem_key");
+      if (prior !== undefined) return { lsn: prior, duplicate: true };
+    }
+    const lsn = lsns.next();
+    await write(tx, lsn);
+    await lsns.release();
+    return { lsn, duplicate: false };
+  });
+}
+
+/** The smallest string greater than every string that starts with `prefix` (code point order). */
+export function prefixEnd(prefix: string): string | null {
+  const cps = Array.from(prefix);
+  while (cps.length > 0) {
+    const last = cps.pop()!.codePointAt(0)!;
+    if (last < 0x10ffff) {
+      let next = last + 1;
+      if (next >= 0xd800 && next <= 0xdfff) next = 0xe000;
+      return cps.join("") + String.fromCodePoint(next);
+    }
+  }
+  return null;
+}
+
+/** An LSN's time as ISO 8601. */
+export function isoTime(ms: number | string): string {
+  return new Date(Number(ms)).toISOString();
+}

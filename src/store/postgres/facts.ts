@@ -1,0 +1,80 @@
+/** fact_set, fact_get, fact_list and link_add on the PostgreSQL tape (DESIGN.md sections 5 and 8). */
+import { notFound } from "../../errors.ts";
+import { PAGE_DEFAULT } from "../../limits.ts";
+import { SearchClass } from "../../search/classify.ts";
+import type { FactGetInput, FactListInput, FactSetInput, LinkAddInput } from "../../schema/ops.ts";
+import type { Fact, FactListResult, WriteResult } from "../../schema/results.ts";
+import { sha256 } from "../../util/hash.ts";
+import { canonicalJson } from "../../util/json.ts";
+import { type Q, insertRow, prefixEnd, writeOnce } from "./_tape.ts";
+
+/** Sets a fact: a new tape row, and the current pointer moves to it. */
+export function factSet(sql: Q, tenant: string, input: FactSetInput): Promise<WriteResult> {
+  const value = JSON.stringify(input.value);
+  const opHash = input.idem_key ? sha256(canonicalJson(["fact", input.key, input.value])) : null;
+  return writeOnce(sql, tenant, { key: input.idem_key, opHash }, async (tx, lsn) => {
+    // The value is kept as JSON text inside the record, so a string, a number or null comes back exactly as given.
+    await insertRow(tx, lsn, {
+      tenant,
+      kind: "fact",
+      ts: Date.now(),
+      subject: input.key,
+      idemKey: input.idem_key ?? null,
+      opHash,
+      contentHash: null,
+      bytes: Buffer.byteLength(value, "utf8"),
+      text: null,
+      data: { value: input.value },
+      sclass: SearchClass.note,
+    });
+    await tx`INSERT INTO facts (tenant, key, lsn) VALUES (${tenant}, ${input.key}, ${lsn}) ON CONFLICT (tenant, key) DO UPDATE SET lsn = excluded.lsn`;
+  });
+}
+
+/** The current value of a fact; a missing key and a foreign one look the same (I5). */
+export async function factGet(sql: Q, tenant: string, input: FactGetInput): Promise<Fact> {
+  const [row] = await sql`SELECT f.key, f.lsn, t.data FROM facts f JOIN tape t ON t.lsn = f.lsn WHERE f.tenant = ${tenant} AND f.key = ${input.key}`;
+  if (!row) throw notFound(`no fact with key ${JSON.stringify(input.key)}`, "key");
+  return { key: row.key, value: row.data.value, lsn: Number(row.lsn) };
+}
+
+/** Current facts in key order (bytes), paged. */
+export async function factList(sql: Q, tenant: string, input: FactListInput): Promise<FactListResult> {
+  const limit = input.limit ?? PAGE_DEFAULT;
+  const prefix = input.prefix ?? "";
+  const end = prefix ? prefixEnd(prefix) : null;
+  const rows = await sql`SELECT f.key, f.lsn, t.data FROM facts f JOIN tape t ON t.lsn = f.lsn
+    WHERE f.tenant = ${tenant} AND f.key >= ${prefix} AND (${end}::text IS NULL OR f.key < ${end}) AND f.key > ${input.after ?? ""}
+    ORDER BY f.key LIMIT ${limit + 1}`;
+  const facts = rows
+    .slice(0, limit)
+    .map((r: { key: string; lsn: string; data: { value: unknown } }) => ({ key: r.key, value: r.data.value, lsn: Number(r.lsn) }));
+  return { facts, next: rows.length > limit ? facts[facts.length - 1]!.key : null };
+}
+
+/** The text of a link that search indexes: its title, note and URL. */
+export function linkText(d: { url: string; title: string | null; note: string | null }): string {
+  return [d.title, d.note, d.url].filter((x) => x).join("\n");
+}
+
+/** Adds a link: a tape row whose title, note and URL are indexed for search (never fetched, D1). */
+export function linkAdd(sql: Q, tenant: string, input: LinkAddInput): Promise<WriteResult> {
+  const data = { url: input.url, title: input.title ?? null, note: input.note ?? null };
+  const text = linkText(data);
+  const opHash = input.idem_key ? sha256(canonicalJson(["link", data.url, data.title, data.note])) : null;
+  return writeOnce(sql, tenant, { key: input.idem_key, opHash }, (tx, lsn) =>
+    insertRow(tx, lsn, {
+      tenant,
+      kind: "link",
+      ts: Date.now(),
+      subject: null,
+      idemKey: input.idem_key ?? null,
+      opHash,
+      contentHash: null,
+      bytes: Buffer.byteLength(text, "utf8"),
+      text,
+      data,
+      sclass: SearchClass.link,
+    }),
+  );
+}

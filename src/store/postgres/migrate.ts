@@ -1,0 +1,38 @@
+/**
+ * Schema migrations of the PostgreSQL engine: numbered text files, imported as
+ * text so they ship inside the compiled binary, applied in one transaction
+ * under an advisory lock so that several `serve` processes starting at once
+ * migrate a database once. A database written by a newer zerodb is refused.
+ */
+import type { SQL } from "bun";
+import { ZeroDbError } from "../../errors.ts";
+import m001 from "./migrations/001_init.sql" with { type: "text" };
+
+/** Numbered migrations; index i brings the schema to version i + 1. */
+export const MIGRATIONS: readonly string[] = [m001];
+
+/** The advisory lock key migrations hold (any constant; "zerodb" in ASCII). */
+const MIGRATE_LOCK = 0x7a65726f6462;
+
+/** Brings the database to the newest schema, or throws `incompatible` when it is newer than this build. */
+export async function migrate(sql: SQL): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATE_LOCK})`;
+    await tx`CREATE TABLE IF NOT EXISTS zerodb_schema (id int PRIMARY KEY CHECK (id = 1), version int NOT NULL)`;
+    const rows = await tx`SELECT version FROM zerodb_schema WHERE id = 1`;
+    const current = rows.length === 0 ? 0 : Number(rows[0].version);
+    if (current > MIGRATIONS.length) throw newerSchema(current);
+    if (current === MIGRATIONS.length) return;
+    // pg_trgm backs the trigram index (search); creating it needs the right once per database.
+    await tx`CREATE EXTENSION IF NOT EXISTS pg_trgm`;
+    for (let v = current; v < MIGRATIONS.length; v++) await tx.unsafe(MIGRATIONS[v]!);
+    await tx`INSERT INTO zerodb_schema (id, version) VALUES (1, ${MIGRATIONS.length}) ON CONFLICT (id) DO UPDATE SET version = excluded.version`;
+  });
+}
+
+function newerSchema(version: number): ZeroDbError {
+  return new ZeroDbError(
+    "incompatible",
+    `this database was written by a newer zerodb (schema ${version}, this build knows ${MIGRATIONS.length}): upgrade zerodb`,
+  );
+}

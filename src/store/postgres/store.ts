@@ -1,0 +1,162 @@
+/**
+ * The PostgreSQL engine behind the Store and Memory interfaces (DESIGN.md 12),
+ * through Bun's built-in SQL client: the only importer of it. Several `serve`
+ * processes may share one database; every write takes the LSN lock
+ * (_tape.ts), so LSNs increase in commit order (I1, I4).
+ */
+import { SQL } from "bun";
+import { ZeroDbError } from "../../errors.ts";
+import { checkTenant } from "../../schema/common.ts";
+import * as In from "../../schema/ops.ts";
+import { parseInput } from "../../schema/parse.ts";
+import type { TapeRecord } from "../../schema/tape.ts";
+import { redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
+import type { CheckResult, Memory, Store } from "../types.ts";
+import { pgCapture } from "./capture.ts";
+import { connectionLost, fromPgError } from "./errors.ts";
+import { factGet, factList, factSet, linkAdd } from "./facts.ts";
+import { forget } from "./forget.ts";
+import { migrate } from "./migrate.ts";
+import { pgObjects } from "./objects.ts";
+import { search } from "./search.ts";
+import { stats } from "./stats.ts";
+import { pgTokens } from "./tokens.ts";
+import { exportRows, importRecords } from "./transfer.ts";
+import { append, read, sessions } from "./turns.ts";
+import { redactUrl } from "./url.ts";
+
+/** Options of a PostgreSQL store. */
+export interface PostgresStoreOptions {
+  /** postgres:// URL of the database. */
+  url: string;
+  /** The local data dir that holds object bytes (objects.ts). */
+  dataDir: string;
+  /** Largest object accepted (config max_object_bytes). */
+  maxObjectBytes?: number;
+  /** Take secrets out of every write (DESIGN.md 7.2). Default true. */
+  redact?: boolean;
+  /** Connections in this process's pool. */
+  maxConnections?: number;
+}
+
+/** Opens (migrating if needed) the store in a PostgreSQL database. */
+export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Store> {
+  const shown = redactUrl(opts.url);
+  const max = opts.maxConnections ?? 10;
+  const sql = new SQL(opts.url, {
+    max,
+    // Set on every connection, whatever the server's defaults: an acknowledged write is flushed
+    // to the WAL on disk (I2), and writers run READ COMMITTED, so each statement after the LSN
+    // lock sees what the writer before it committed (idempotency checks, _tape.ts lockLsns).
+    connection: { synchronous_commit: "on", default_transaction_isolation: "read committed", application_name: "zerodb" },
+  });
+  try {
+    await migrate(sql);
+  } catch (err) {
+    await sql.close().catch(() => {});
+    throw fromPgError(err, shown);
+  }
+  const objects = pgObjects(sql, opts.dataDir, { maxObjectBytes: opts.maxObjectBytes });
+  // A put that died between publishing its blob and committing its ref left a blob no ref needs (I7).
+  await objects.collect(objects.orphans).catch(() => {});
+  const redactOn = opts.redact ?? true;
+  let closed = false;
+
+  /** Runs an operation, mapping every failure to a ZeroDbError. */
+  const run = async <T>(fn: () => T | Promise<T>): Promise<T> => {
+    if (closed) throw new ZeroDbError("unavailable", "the store is closed");
+    try {
+      return await fn();
+    } catch (err) {
+      throw fromPgError(err);
+    }
+  };
+  /**
+   * Runs a read again on another connection when the one it got was dead (a
+   * server restart kills every pooled connection, and the pool learns of each
+   * only when it is used: at most `max` dead ones, so `max` + 1 attempts).
+   * Writes are not retried here: a connection lost at COMMIT leaves unknown
+   * whether the write landed, and only the caller's idempotency key can
+   * settle that.
+   */
+  const runRead = <T>(fn: () => Promise<T>): Promise<T> =>
+    run(async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await fn();
+        } catch (err) {
+          if (!connectionLost(err) || attempt >= max) throw err;
+        }
+      }
+    });
+
+  const memory = (tenant: string): Memory => {
+    checkTenant(tenant);
+    return {
+      tenant,
+      append: (i) =>
+        run(async () => {
+          const r = redactAppend(parseInput(In.AppendInput, i), redactOn);
+          // Parsed again: a marker may be longer than the secret it replaced, and the limits still hold.
+          return withRedacted(await append(sql, tenant, parseInput(In.AppendInput, r.input)), r.redacted);
+        }),
+      read: (i) => runRead(() => read(sql, tenant, parseInput(In.ReadInput, i))),
+      sessions: (i) => runRead(() => sessions(sql, tenant, parseInput(In.SessionsInput, i ?? {}))),
+      search: (i) => runRead(() => search(sql, tenant, parseInput(In.SearchInput, i))),
+      factSet: (i) =>
+        run(async () => {
+          const r = redactFact(parseInput(In.FactSetInput, i), redactOn);
+          return withRedacted(await factSet(sql, tenant, parseInput(In.FactSetInput, r.input)), r.redacted);
+        }),
+      factGet: (i) => runRead(() => factGet(sql, tenant, parseInput(In.FactGetInput, i))),
+      factList: (i) => runRead(() => factList(sql, tenant, parseInput(In.FactListInput, i ?? {}))),
+      forget: (i) =>
+        run(async () => {
+          const outcome = await forget(sql, tenant, parseInput(In.ForgetInput, i));
+          // Blobs whose last ref went are deleted before the forget returns; a failure leaves them for the next forget.
+          await objects.collect(outcome.digests).catch(() => {});
+          return outcome.result;
+        }),
+      objectPut: (body, meta) => run(() => objects.put(tenant, body, meta)),
+      objectGet: (i) => run(() => objects.get(tenant, parseInput(In.ObjectGetInput, i))),
+      objectList: (i) => runRead(() => objects.list(tenant, parseInput(In.ObjectListInput, i ?? {}))),
+      linkAdd: (i) =>
+        run(async () => {
+          const r = redactLink(parseInput(In.LinkAddInput, i), redactOn);
+          return withRedacted(await linkAdd(sql, tenant, parseInput(In.LinkAddInput, r.input)), r.redacted);
+        }),
+      stats: (i) =>
+        runRead(() => {
+          parseInput(In.StatsInput, i ?? {});
+          return stats(sql, tenant);
+        }),
+    };
+  };
+
+  return {
+    dataDir: shown,
+    memory,
+    tokens: pgTokens(sql, run),
+    capture: (tenant) => pgCapture(sql, checkTenant(tenant), run),
+    async *exportTape(o = {}): AsyncIterable<TapeRecord> {
+      if (closed) throw new ZeroDbError("unavailable", "the store is closed");
+      if (o.tenant !== undefined) checkTenant(o.tenant);
+      try {
+        yield* exportRows(sql, o.tenant);
+      } catch (err) {
+        throw fromPgError(err);
+      }
+    },
+    importTape: (records) => run(() => importRecords(sql, records)),
+    check: () =>
+      run(async (): Promise<CheckResult> => {
+        await sql`SELECT 1`;
+        return { ok: true, detail: `connected to ${shown} (record checksums are not built on this engine yet)` };
+      }),
+    close: () => {
+      if (closed) return;
+      closed = true;
+      void sql.close().catch(() => {});
+    },
+  };
+}

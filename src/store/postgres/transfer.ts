@@ -1,0 +1,223 @@
+/**
+ * export and import of the tape as records (DESIGN.md 6.3) on PostgreSQL, in
+ * the format the SQLite engine writes and reads (src/schema/tape.ts), so a
+ * laptop's export restores onto a team server (DESIGN.md 12). Object bytes do
+ * not travel with the tape (as on SQLite today).
+ */
+import { ZeroDbError } from "../../errors.ts";
+import { Digest, Name, Tenant } from "../../schema/common.ts";
+import { Entry, FactSetInput, LinkAddInput } from "../../schema/ops.ts";
+import { parseInput } from "../../schema/parse.ts";
+import { type TapeRecord, tapeRecordSchema } from "../../schema/tape.ts";
+import { SearchClass, turnClass } from "../../search/classify.ts";
+import { sha256 } from "../../util/hash.ts";
+import { type NewRow, type Q, idemDigest, insertRow, isoTime } from "./_tape.ts";
+import { linkText } from "./facts.ts";
+import { lsnRanges } from "./forget.ts";
+
+/** Rows read per round trip while exporting. */
+const PAGE = 1000;
+
+/**
+ * Every tape row in LSN order, as records, from one REPEATABLE READ snapshot
+ * on a reserved connection: a forget committing meanwhile cannot leave the
+ * export holding a record live and a forget that claims to have hidden it.
+ */
+export async function* exportRows(sql: Q, tenant?: string): AsyncGenerator<TapeRecord> {
+  const conn = await sql.reserve();
+  try {
+    await conn`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`;
+    let after = 0;
+    for (;;) {
+      const rows = tenant
+        ? await conn`SELECT * FROM tape WHERE tenant = ${tenant} AND lsn > ${after} ORDER BY lsn LIMIT ${PAGE}`
+        : await conn`SELECT * FROM tape WHERE lsn > ${after} ORDER BY lsn LIMIT ${PAGE}`;
+      for (const row of rows) yield toRecord(row);
+      if (rows.length < PAGE) break;
+      after = Number(rows[rows.length - 1].lsn);
+    }
+    await conn`COMMIT`;
+  } finally {
+    conn.release();
+  }
+}
+
+/** The fields a live row's `data` holds, by kind (turns.ts, facts.ts, forget.ts, objects.ts write them). */
+interface RowData {
+  role: "user" | "assistant" | "tool" | "system" | "note";
+  meta?: Record<string, unknown>;
+  value: unknown;
+  hidden: number;
+  lsns: [number, number][];
+  url: string;
+  title?: string | null;
+  note?: string | null;
+  size: number;
+  type: string;
+  name?: string | null;
+}
+
+function toRecord(row: Record<string, unknown>): TapeRecord {
+  const at = { lsn: Number(row.lsn), tenant: row.tenant as string, ts: isoTime(row.ts as string) };
+  const kind = row.kind as TapeRecord["kind"];
+  if (row.forgotten_by !== null) {
+    // Only what keeps the key reserved (I3): never the key, never the operation's hash.
+    const digest = row.idem_digest ? { idem_digest: Buffer.from(row.idem_digest as Uint8Array).toString("hex") } : {};
+    return { ...at, kind: kind as "turn", forgotten_by: Number(row.forgotten_by), ...digest };
+  }
+  const base = {
+    ...at,
+    ...(row.idem_key !== null ? { idem_key: row.idem_key as string } : {}),
+    ...(row.op_hash ? { op_hash: Buffer.from(row.op_hash as Uint8Array).toString("hex") } : {}),
+  };
+  const data = row.data as RowData;
+  switch (kind) {
+    case "turn":
+      return { ...base, kind: "turn", session: row.subject as string, role: data.role, content: row.text as string, meta: data.meta ?? {} };
+    case "fact":
+      return { ...base, kind: "fact", key: row.subject as string, value: data.value };
+    case "forget":
+      return { ...base, kind: "forget", hidden: data.hidden, lsns: data.lsns };
+    case "link":
+      return { ...base, kind: "link", url: data.url, title: data.title ?? null, note: data.note ?? null };
+    case "object":
+      return { ...base, kind: "object", object: row.subject as string, size: data.size, type: data.type, name: data.name ?? null };
+  }
+}
+
+/**
+ * Restores records into an empty store in one transaction holding the LSN
+ * lock, keeping their LSNs, deriving sessions, facts and the word index as
+ * live writes do, and moving the LSN counter past the last one (I1).
+ */
+export async function importRecords(sql: Q, records: AsyncIterable<unknown>): Promise<{ records: number; last_lsn: number }> {
+  return sql.begin(async (tx) => {
+    const [counter] = await tx`SELECT last FROM lsn_counter WHERE id = 1 FOR UPDATE`;
+    const [existing] = await tx`SELECT count(*) AS n FROM tape`;
+    if (Number(existing.n) > 0) throw new ZeroDbError("conflict", "import needs an empty store: this one already holds records");
+    let last = 0;
+    let line = 0;
+    for await (const raw of records) {
+      line++;
+      const at = `line ${line}`;
+      const rec = parseInput(tapeRecordSchema(raw), raw, at);
+      if (rec.lsn <= last) throw new ZeroDbError("invalid_input", `${at}: lsn ${rec.lsn} is not greater than ${last}`, { field: `${at}.lsn` });
+      last = rec.lsn;
+      checkPayload(rec, at);
+      await restore(tx, rec, at);
+    }
+    // Every forgotten record names a forget of its tenant: a crafted export cannot hide rows behind one that never happened.
+    const [orphan] = await tx`SELECT t.lsn FROM tape t WHERE t.forgotten_by IS NOT NULL AND NOT EXISTS
+      (SELECT 1 FROM tape f WHERE f.lsn = t.forgotten_by AND f.kind = 'forget' AND f.tenant = t.tenant) LIMIT 1`;
+    if (orphan) throw new ZeroDbError("invalid_input", `record ${orphan.lsn}: forgotten_by names no forget of its tenant`, { field: "forgotten_by" });
+    await tx`UPDATE lsn_counter SET last = ${Math.max(last, Number(counter.last))} WHERE id = 1`;
+    return { records: line, last_lsn: last };
+  });
+}
+
+/** An imported record obeys the same rules as a live write (I6). */
+function checkPayload(rec: TapeRecord, at: string): void {
+  parseInput(Tenant, rec.tenant, `${at}.tenant`);
+  if ("forgotten_by" in rec) {
+    if (rec.forgotten_by <= rec.lsn) throw new ZeroDbError("invalid_input", `${at}: forgotten_by must be greater than lsn`, { field: `${at}.forgotten_by` });
+    return;
+  }
+  switch (rec.kind) {
+    case "turn":
+      parseInput(Entry, { role: rec.role, content: rec.content, ...(Object.keys(rec.meta).length ? { meta: rec.meta } : {}) }, at);
+      parseInput(Name, rec.session, `${at}.session`);
+      return;
+    case "fact":
+      parseInput(FactSetInput, { key: rec.key, value: rec.value }, at);
+      return;
+    case "link":
+      parseInput(LinkAddInput, { url: rec.url, ...(rec.title !== null ? { title: rec.title } : {}), ...(rec.note !== null ? { note: rec.note } : {}) }, at);
+      return;
+    case "object":
+      parseInput(Digest, rec.object, `${at}.object`);
+      return;
+    case "forget":
+      return;
+  }
+}
+
+async function restore(tx: Q, rec: TapeRecord, at: string): Promise<void> {
+  const ts = Date.parse(rec.ts);
+  const common: Omit<NewRow, "kind" | "subject" | "bytes" | "text" | "data" | "contentHash" | "sclass"> = {
+    tenant: rec.tenant,
+    ts,
+    idemKey: rec.idem_key ?? null,
+    opHash: rec.op_hash ? Buffer.from(rec.op_hash, "hex") : null,
+  };
+  const none = { contentHash: null, sclass: SearchClass.note as number };
+  if ("forgotten_by" in rec) {
+    // An older export's key and op_hash become the digest alone (issue 14 item 4).
+    const digest = rec.idem_digest ? Buffer.from(rec.idem_digest, "hex") : rec.idem_key ? idemDigest(rec.tenant, rec.idem_key) : null;
+    await insertRow(tx, rec.lsn, { ...common, ...none, kind: rec.kind, idemKey: null, opHash: null, subject: null, bytes: 0, text: null, data: null });
+    await tx`UPDATE tape SET forgotten_by = ${rec.forgotten_by}, idem_digest = ${digest}, sclass = 0 WHERE lsn = ${rec.lsn}`;
+    return;
+  }
+  switch (rec.kind) {
+    case "turn": {
+      const bytes = Buffer.byteLength(rec.content, "utf8");
+      const meta = Object.keys(rec.meta).length > 0 ? rec.meta : undefined;
+      await insertRow(tx, rec.lsn, {
+        ...common,
+        kind: "turn",
+        subject: rec.session,
+        contentHash: sha256(rec.content).subarray(0, 16),
+        bytes,
+        text: rec.content,
+        data: meta ? { role: rec.role, meta } : { role: rec.role },
+        sclass: turnClass(rec.role, meta),
+      });
+      await tx`INSERT INTO sessions (tenant, name, turns, first_lsn, last_lsn, bytes) VALUES (${rec.tenant}, ${rec.session}, 1, ${rec.lsn}, ${rec.lsn}, ${bytes})
+        ON CONFLICT (tenant, name) DO UPDATE SET turns = sessions.turns + 1, last_lsn = excluded.last_lsn, bytes = sessions.bytes + excluded.bytes`;
+      return;
+    }
+    case "fact": {
+      const bytes = Buffer.byteLength(JSON.stringify(rec.value), "utf8");
+      await insertRow(tx, rec.lsn, { ...common, ...none, kind: "fact", subject: rec.key, bytes, text: null, data: { value: rec.value } });
+      await tx`INSERT INTO facts (tenant, key, lsn) VALUES (${rec.tenant}, ${rec.key}, ${rec.lsn}) ON CONFLICT (tenant, key) DO UPDATE SET lsn = excluded.lsn`;
+      return;
+    }
+    case "forget": {
+      // The records it hid come before it (their LSNs are lower) and name it.
+      const hidden = (await tx`SELECT lsn FROM tape WHERE forgotten_by = ${rec.lsn} ORDER BY lsn`).map((r: { lsn: string }) => Number(r.lsn));
+      const lsns = lsnRanges(hidden);
+      if (rec.lsns !== undefined && (rec.hidden !== hidden.length || JSON.stringify(rec.lsns) !== JSON.stringify(lsns))) {
+        throw new ZeroDbError("invalid_input", `${at}: lsns do not match the records that name this forget`, { field: `${at}.lsns` });
+      }
+      await insertRow(tx, rec.lsn, { ...common, ...none, kind: "forget", subject: null, bytes: 0, text: null, data: { hidden: hidden.length, lsns } });
+      // A forgotten record keeps the forget's time, not its own (as forget does).
+      await tx`UPDATE tape SET ts = ${ts} WHERE forgotten_by = ${rec.lsn}`;
+      return;
+    }
+    case "link": {
+      const data = { url: rec.url, title: rec.title, note: rec.note };
+      const text = linkText(data);
+      await insertRow(tx, rec.lsn, {
+        ...common,
+        kind: "link",
+        subject: null,
+        contentHash: null,
+        bytes: Buffer.byteLength(text),
+        text,
+        data,
+        sclass: SearchClass.link,
+      });
+      return;
+    }
+    case "object":
+      await insertRow(tx, rec.lsn, {
+        ...common,
+        ...none,
+        kind: "object",
+        subject: rec.object,
+        bytes: rec.size,
+        text: null,
+        data: { size: rec.size, type: rec.type, name: rec.name },
+      });
+      return;
+  }
+}
