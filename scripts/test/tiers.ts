@@ -28,6 +28,8 @@ export const SLOW_FILES: Readonly<Record<string, string>> = {
   "test/capture/remote.test.ts": "a 64 MiB entry through a real serve",
   "test/objects/http-big.test.ts": "a 2 GiB object over HTTP",
   "test/connect/clients.test.ts": "the real harness CLIs read what connect wrote",
+  "test/store/postgres/*.test.ts": "start a real PostgreSQL and several serve processes",
+  "test/store/contract/postgres.contract.test.ts": "starts a real PostgreSQL",
 };
 
 /** The fast tier's test files under `root`, as paths relative to it, sorted. */

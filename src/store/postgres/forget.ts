@@ -72,6 +72,8 @@ export async function forget(sql: Q, tenant: string, input: ForgetInput): Promis
     // The LSN lock first: every match found after it is at or below this forget's LSN (I8).
     const lsns = await lockLsns(tx);
     const found = (await matches(tx, tenant, input.selector)).sort((a, b) => a.lsn - b.lsn);
+    // A forget that matches nothing writes nothing and takes no LSN (issue 17), as on SQLite.
+    if (found.length === 0) return { result: { lsn: null, hidden: 0, dry_run: false }, digests: [] };
     const lsn = lsns.next();
     const ts = Date.now();
     const sorted = found.map((m) => m.lsn);
