@@ -109,20 +109,6 @@ export async function writeOnce(
   });
 }
 
-/** The smallest string greater than every string that starts with `prefix` (code point order). */
-export function prefixEnd(prefix: string): string | null {
-  const cps = Array.from(prefix);
-  while (cps.length > 0) {
-    const last = cps.pop()!.codePointAt(0)!;
-    if (last < 0x10ffff) {
-      let next = last + 1;
-      if (next >= 0xd800 && next <= 0xdfff) next = 0xe000;
-      return cps.join("") + String.fromCodePoint(next);
-    }
-  }
-  return null;
-}
-
 /** An LSN's time as ISO 8601. */
 export function isoTime(ms: number | string): string {
   return new Date(Number(ms)).toISOString();

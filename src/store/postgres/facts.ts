@@ -6,7 +6,8 @@ import type { FactGetInput, FactListInput, FactSetInput, LinkAddInput } from "..
 import type { Fact, FactListResult, WriteResult } from "../../schema/results.ts";
 import { sha256 } from "../../util/hash.ts";
 import { canonicalJson } from "../../util/json.ts";
-import { type Q, insertRow, prefixEnd, writeOnce } from "./_tape.ts";
+import { prefixEnd } from "../ranges.ts";
+import { type Q, insertRow, writeOnce } from "./_tape.ts";
 
 /** Sets a fact: a new tape row, and the current pointer moves to it. */
 export function factSet(sql: Q, tenant: string, input: FactSetInput): Promise<WriteResult> {

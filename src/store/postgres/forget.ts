@@ -11,7 +11,8 @@
 import type { ForgetInput, Selector } from "../../schema/ops.ts";
 import type { ForgetResult } from "../../schema/results.ts";
 import { SearchClass } from "../../search/classify.ts";
-import { type Q, idemDigest, insertRow, lockLsns, prefixEnd } from "./_tape.ts";
+import { lsnRanges, prefixEnd } from "../ranges.ts";
+import { type Q, idemDigest, insertRow, lockLsns } from "./_tape.ts";
 
 interface Match {
   lsn: number;
@@ -49,17 +50,6 @@ async function matches(tx: Q, tenant: string, sel: Selector): Promise<Match[]> {
     rows = await tx`SELECT lsn, kind, subject, idem_key FROM tape WHERE tenant = ${tenant} AND forgotten_by IS NULL
       AND kind IN ('turn', 'fact', 'link', 'object') AND ts < ${Date.parse(sel.before)}`;
   return rows.map((r) => ({ lsn: Number(r.lsn), kind: r.kind as string, subject: r.subject as string | null, idem_key: r.idem_key as string | null }));
-}
-
-/** Sorted LSNs as inclusive ranges of consecutive LSNs. */
-export function lsnRanges(sorted: readonly number[]): [number, number][] {
-  const out: [number, number][] = [];
-  for (const lsn of sorted) {
-    const last = out[out.length - 1];
-    if (last && lsn === last[1] + 1) last[1] = lsn;
-    else out.push([lsn, lsn]);
-  }
-  return out;
 }
 
 /** Runs a forget (or counts it, with dry_run: nothing written, no LSN taken). */

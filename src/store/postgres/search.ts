@@ -22,7 +22,7 @@ import { snippet } from "../../search/snippet.ts";
 import { PAGE_DEFAULT } from "../../limits.ts";
 import type { SearchInput } from "../../schema/ops.ts";
 import type { SearchHit, SearchResult } from "../../schema/results.ts";
-import { prefixEnd } from "./_tape.ts";
+import { prefixEnd } from "../ranges.ts";
 import { termQuery } from "./words.ts";
 
 /** Candidates read from the index, newest first. */

@@ -13,7 +13,7 @@ import { SearchClass, turnClass } from "../../search/classify.ts";
 import { sha256 } from "../../util/hash.ts";
 import { type NewRow, type Q, idemDigest, insertRow, isoTime } from "./_tape.ts";
 import { linkText } from "./facts.ts";
-import { lsnRanges } from "./forget.ts";
+import { lsnRanges } from "../ranges.ts";
 
 /** Rows read per round trip while exporting. */
 const PAGE = 1000;

@@ -5,7 +5,8 @@ import type { AppendResult, ReadResult, SessionsResult, Turn } from "../../schem
 import { turnClass } from "../../search/classify.ts";
 import { sha256 } from "../../util/hash.ts";
 import { canonicalJson } from "../../util/json.ts";
-import { type Q, insertRow, isoTime, lockLsns, prefixEnd, priorWrite } from "./_tape.ts";
+import { prefixEnd } from "../ranges.ts";
+import { type Q, insertRow, isoTime, lockLsns, priorWrite } from "./_tape.ts";
 
 /** Appends a batch in one transaction holding the LSN lock: all entries or none. */
 export async function append(sql: Q, tenant: string, input: AppendInput): Promise<AppendResult> {

@@ -2,6 +2,7 @@
 import type { Database } from "bun:sqlite";
 import { ZeroDbError } from "../../errors.ts";
 import { sha256 } from "../../util/hash.ts";
+import { prefixEnd } from "../ranges.ts";
 import { storeIdOf } from "./identity.ts";
 import { SearchClass } from "../../search/classify.ts";
 import { indexRow, kindClass } from "./search-index.ts";
@@ -157,20 +158,6 @@ export function writeOnce(
       return { lsn: write(), duplicate: false };
     })
     .immediate();
-}
-
-/** The smallest string greater than every string that starts with `prefix` (binary order). */
-export function prefixEnd(prefix: string): string | null {
-  const cps = Array.from(prefix);
-  while (cps.length > 0) {
-    const last = cps.pop()!.codePointAt(0)!;
-    if (last < 0x10ffff) {
-      let next = last + 1;
-      if (next >= 0xd800 && next <= 0xdfff) next = 0xe000;
-      return cps.join("") + String.fromCodePoint(next);
-    }
-  }
-  return null;
 }
 
 /** SQL condition and parameters for "column starts with prefix" that can use an index. */

@@ -5,23 +5,13 @@
  * selector: a session name or fact key says what was forgotten.
  */
 import type { Database } from "bun:sqlite";
+import { lsnRanges } from "../ranges.ts";
 import { idemDigest, rowChecksum } from "./_tape.ts";
 
 /** A forget record's data: the count and the hidden LSNs as inclusive ranges. */
 export interface ForgetData {
   hidden: number;
   lsns: [number, number][];
-}
-
-/** Sorted LSNs as inclusive ranges of consecutive LSNs: a session captured alone is one range. */
-export function lsnRanges(sorted: readonly number[]): [number, number][] {
-  const out: [number, number][] = [];
-  for (const lsn of sorted) {
-    const last = out[out.length - 1];
-    if (last && lsn === last[1] + 1) last[1] = lsn;
-    else out.push([lsn, lsn]);
-  }
-  return out;
 }
 
 /** The data of the forget that hid these LSNs (sorted). */

@@ -8,7 +8,8 @@ import { type TapeRecord, tapeRecordSchema } from "../../schema/tape.ts";
 import { sha256 } from "../../util/hash.ts";
 import { turnClass } from "../../search/classify.ts";
 import { idemDigest, insertRow, isoTime, verifyRow } from "./_tape.ts";
-import { type ForgetData, hiddenBy, lsnRanges } from "./forget-record.ts";
+import { lsnRanges } from "../ranges.ts";
+import { type ForgetData, hiddenBy } from "./forget-record.ts";
 
 interface Row {
   lsn: number;
