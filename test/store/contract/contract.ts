@@ -12,6 +12,7 @@ import { factCases } from "./_facts.ts";
 import { forgetCases } from "./_forget.ts";
 import { idempotencyCases } from "./_idempotency.ts";
 import { objectCases } from "./_objects.ts";
+import { redactCases } from "./_redact.ts";
 import { searchCases } from "./_search.ts";
 import { tenantCases } from "./_tenants.ts";
 import { traceCases } from "./_trace.ts";
@@ -23,7 +24,19 @@ export type { Capability, Factory, Subject } from "./_subject.ts";
 /** Runs every case of the contract against the subjects `factory` opens, one fresh subject per case. */
 export function runContract(name: string, factory: Factory): void {
   describe(`Store contract: ${name}`, () => {
-    for (const cases of [turnCases, idempotencyCases, searchCases, factCases, forgetCases, objectCases, tenantCases, errorCases, captureCases, traceCases])
+    for (const cases of [
+      turnCases,
+      idempotencyCases,
+      searchCases,
+      factCases,
+      forgetCases,
+      objectCases,
+      redactCases,
+      tenantCases,
+      errorCases,
+      captureCases,
+      traceCases,
+    ])
       cases(factory);
   });
 }
