@@ -4,12 +4,7 @@
  * words to find the program it runs.
  */
 
-/** Quotes a word for a POSIX shell, or for cmd.exe when `platform` is win32. */
-export function shellQuote(word: string, platform: NodeJS.Platform = "linux"): string {
-  if (/^[A-Za-z0-9_/.:@%+=,-]+$/.test(word)) return word;
-  if (platform === "win32") return `"${word.replaceAll('"', '""')}"`;
-  return `'${word.replaceAll("'", "'\\''")}'`;
-}
+export { shellQuote } from "../util/shell-quote.ts";
 
 /** Splits a POSIX shell command line into words ('single', "double" and backslash quoting). */
 export function shellWords(line: string): string[] {

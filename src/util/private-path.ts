@@ -10,6 +10,7 @@
 import { chmodSync, lstatSync, statSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import { ZeroDbError } from "../errors.ts";
+import { shellQuote } from "./shell-quote.ts";
 
 /** Whether a kept path is a directory or a regular file. */
 export type PrivateKind = "dir" | "file";
@@ -40,7 +41,6 @@ export interface PathProblem {
 }
 
 const octal = (m: number) => m.toString(8).padStart(4, "0");
-const quote = (p: string) => (/^[A-Za-z0-9_/.:@%+=,-]+$/.test(p) ? p : `'${p.replaceAll("'", "'\\''")}'`);
 
 /** The effective uid, or undefined where there is none (Windows): nothing is checked there. */
 function euid(): number | undefined {
@@ -63,7 +63,7 @@ function otherOwner(p: PrivatePath, uid: number, me: number): PathProblem {
     path: p.path,
     severity: "refuse",
     detail: `${p.label} ${p.path} belongs to another user (uid ${uid}, you are uid ${me}): that user could read or replace what zerodb keeps there`,
-    fix: `${where}; if it is really yours: sudo chown ${me} ${quote(p.path)} && chmod ${p.kind === "dir" ? "700" : "600"} ${quote(p.path)}`,
+    fix: `${where}; if it is really yours: sudo chown ${me} ${shellQuote(p.path)} && chmod ${p.kind === "dir" ? "700" : "600"} ${shellQuote(p.path)}`,
   };
 }
 
@@ -75,7 +75,7 @@ export function inspectPrivatePath(p: PrivatePath): PathProblem | undefined {
   const parent = p.parent ? inspectParent(p) : undefined;
   if (!lst) return parent;
   const want = p.kind === "dir" ? 0o700 : 0o600;
-  const chmodFix = `chmod ${octal(want).slice(1)} ${quote(p.path)}`;
+  const chmodFix = `chmod ${octal(want).slice(1)} ${shellQuote(p.path)}`;
   let st = lst;
   if (lst.isSymbolicLink()) {
     // A file zerodb keeps is never reached through a link: the link's owner chooses where the bytes go.
@@ -84,7 +84,7 @@ export function inspectPrivatePath(p: PrivatePath): PathProblem | undefined {
         path: p.path,
         severity: "refuse",
         detail: `${p.label} ${p.path} is a symbolic link; zerodb does not follow links to the files it keeps`,
-        fix: `rm ${quote(p.path)} (or replace it by the file it points to)`,
+        fix: `rm ${shellQuote(p.path)} (or replace it by the file it points to)`,
       };
     }
     // A linked directory is fine when the link is ours (only its owner can re-point it) and its target passes.
@@ -99,7 +99,7 @@ export function inspectPrivatePath(p: PrivatePath): PathProblem | undefined {
   // Something other than a directory where one belongs: the code that creates it reports that (invalid_input, naming the field).
   if (p.kind === "dir" && !st.isDirectory()) return parent;
   if (p.kind === "file" && !st.isFile()) {
-    return { path: p.path, severity: "refuse", detail: `${p.label} ${p.path} is not a regular file`, fix: `move ${quote(p.path)} away` };
+    return { path: p.path, severity: "refuse", detail: `${p.label} ${p.path} is not a regular file`, fix: `move ${shellQuote(p.path)} away` };
   }
   if (st.uid !== me && !(p.rootMayOwn && st.uid === 0)) return otherOwner(p, st.uid, me);
   const m = st.mode & 0o777;
@@ -154,7 +154,7 @@ function inspectParent(p: PrivatePath): PathProblem | undefined {
       path: p.path,
       severity: "refuse",
       detail: `the directory ${dir} holding ${p.label} ${p.path} is ${octal(m & 0o777)} without the sticky bit: other users can rename ${p.path} and put their own in its place`,
-      fix: `chmod go-w ${quote(dir)} (or chmod +t ${quote(dir)}), or ${fix}`,
+      fix: `chmod go-w ${shellQuote(dir)} (or chmod +t ${shellQuote(dir)}), or ${fix}`,
     };
   }
   return undefined;
