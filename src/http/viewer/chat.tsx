@@ -1,0 +1,49 @@
+/**
+ * A turn as a chat message (DESIGN.md 13): prompts and replies open, tool
+ * calls and results, system text and notes folded in `<details>`, a
+ * subagent's turns (meta.isSidechain) indented.
+ */
+import type { Turn } from "../../schema/results.ts";
+
+/** The first line of a text, cut to `max` characters. */
+export function firstLine(text: string, max = 120): string {
+  const line = text.split("\n", 1)[0] ?? "";
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+/** The tool names a turn's meta lists (capture records them as meta.tools). */
+function tools(meta: Record<string, unknown>): string[] {
+  return Array.isArray(meta.tools) ? meta.tools.filter((t): t is string => typeof t === "string") : [];
+}
+
+/** Whether a turn is folded: anything that is not a person's prompt or the model's plain reply. */
+export function folded(turn: Turn): boolean {
+  if (turn.role === "tool" || turn.role === "system" || turn.role === "note") return true;
+  return tools(turn.meta).length > 0 || turn.meta.isMeta === true;
+}
+
+/** One turn (`open`: never folded), with its LSN as its anchor and a link to its own page. */
+export function TurnView(props: { turn: Turn; open?: boolean }) {
+  const t = props.turn;
+  const names = tools(t.meta);
+  const label = t.role === "assistant" && names.length > 0 ? `tool call: ${names.join(", ")}` : t.role === "tool" ? "tool result" : t.role;
+  const cls = `turn ${t.role}${t.meta.isSidechain === true ? " sub" : ""}`;
+  return (
+    <article class={cls} id={`t${t.lsn}`}>
+      <div class="who">
+        <strong>{label}</strong>
+        {t.meta.isSidechain === true && <span>subagent</span>}
+        <a href={`/ui/turn/${t.lsn}`}>LSN {t.lsn}</a>
+        <time datetime={t.ts}>{t.ts}</time>
+      </div>
+      {folded(t) && !props.open ? (
+        <details>
+          <summary>{firstLine(t.content) || "(empty)"}</summary>
+          <pre>{t.content}</pre>
+        </details>
+      ) : (
+        <pre>{t.content}</pre>
+      )}
+    </article>
+  );
+}
