@@ -38,7 +38,8 @@ export const securityHeaders: MiddlewareHandler<ViewerEnv> = async (c, next) => 
   if (!h.has("content-security-policy")) h.set("content-security-policy", CSP);
   h.set("x-content-type-options", "nosniff");
   h.set("x-frame-options", "DENY");
-  h.set("referrer-policy", "no-referrer");
+  // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` on the form POSTs the CSRF check reads.
+  h.set("referrer-policy", "same-origin");
   h.set("cross-origin-opener-policy", "same-origin");
   h.set("cross-origin-resource-policy", "same-origin");
   if (!h.has("cache-control")) h.set("cache-control", "no-store");

@@ -25,7 +25,7 @@ export function Layout(props: Frame & { children?: Child }) {
         <head>
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <meta name="referrer" content="no-referrer" />
+          <meta name="referrer" content="same-origin" />
           <title>{`${props.title} · zerodb`}</title>
           <link rel="stylesheet" href="/ui/app.css" />
         </head>
