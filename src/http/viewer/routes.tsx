@@ -10,6 +10,7 @@ import type { Memory, Store } from "../../store/types.ts";
 import { CSS } from "./css.ts";
 import { type ViewerEnv, checkHost, requireSession, securityHeaders } from "./guard.ts";
 import { ErrorBox, Layout } from "./layout.tsx";
+import { contextPages } from "./pages/context.tsx";
 import { factPages } from "./pages/facts.tsx";
 import { forgetPages } from "./pages/forget.tsx";
 import { loginPage, loginPages } from "./pages/login.tsx";
@@ -67,6 +68,6 @@ export function viewerRoutes(opts: ViewerRoutesOptions): Hono<ViewerEnv> {
   ui.get("/app.css", (c) => c.body(CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": "no-cache" }));
   loginPages(ui);
   ui.use("*", requireSession(memoryOf));
-  for (const pages of [sessionPages, searchPages, factPages, objectPages, forgetPages, statsPages]) pages(ui);
+  for (const pages of [sessionPages, searchPages, factPages, objectPages, forgetPages, statsPages, contextPages]) pages(ui);
   return ui;
 }

@@ -176,6 +176,50 @@ describe("viewer", () => {
     expect(await (await b.request("/ui/session?s=big&after=200")).text()).toContain("turn 299");
   });
 
+  test("the SessionStart context of a project, with its size, and looking writes nothing", async () => {
+    using v = viewerApp();
+    const { token } = await v.store.tokens.create({ tenant: "alice" });
+    const m = v.store.memory("alice");
+    await seed(m);
+    await m.append({ session: "proj", entries: [{ role: "note", content: "remember the launch window" }] });
+    await m.factSet({ key: "project/proj/owner", value: "ada" });
+    const b = browser(v.app);
+    await b.login(token);
+    expect(await (await b.request("/ui")).text()).toContain('href="/ui/context?project=proj"');
+    const before = (await m.stats()).last_lsn;
+    const html = await (await b.request("/ui/context?project=proj")).text();
+    expect(html).toContain("# zerodb memory of this project");
+    expect(html).toContain("remember the launch window");
+    expect(html).toContain("project/proj/owner = ada");
+    expect(Number(/data-bytes="(\d+)"/.exec(html)?.[1])).toBeGreaterThan(100);
+    expect((await m.stats()).last_lsn).toBe(before);
+    expect((await m.factList({ prefix: "project/proj/latest" })).facts).toEqual([]);
+  });
+
+  test("facts, objects and stats pages render what the tenant holds", async () => {
+    using v = viewerApp();
+    const { token } = await v.store.tokens.create({ tenant: "alice" });
+    const m = v.store.memory("alice");
+    await seed(m);
+    await m.factSet({ key: "deploy/target", value: { host: "<b>prod</b>" } });
+    const put = await m.objectPut(new TextEncoder().encode("<html><script>1</script></html>"), { type: "text/html", name: "page.html" });
+    const b = browser(v.app);
+    await b.login(token);
+    const facts = await (await b.request("/ui/facts?prefix=deploy%2F")).text();
+    expect(facts).toContain("deploy/target");
+    expect(facts).toContain("&lt;b&gt;prod&lt;/b&gt;");
+    const objects = await (await b.request("/ui/objects")).text();
+    expect(objects).toContain("page.html");
+    expect(objects).not.toContain(`<img class="thumb" src="/ui/object/${put.object}"`);
+    // Stored HTML never renders as a page of the viewer: a sandboxed download.
+    const raw = await b.request(`/ui/object/${put.object}`);
+    expect(raw.headers.get("content-disposition")).toStartWith("attachment;");
+    expect(raw.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+    const stats = await (await b.request("/ui/stats")).text();
+    expect(stats).toContain('<svg width="');
+    expect(stats).toContain('class="bar"');
+  });
+
   test("logout ends the session server-side", async () => {
     using v = viewerApp();
     const { token } = await v.store.tokens.create({ tenant: "alice" });

@@ -27,6 +27,12 @@ export function sessionPages(ui: Hono<ViewerEnv>): void {
             <h2>{p.name === "" ? "(no project)" : p.name}</h2>
             <p class="muted">
               {p.sessions.length} sessions, {p.turns} turns, {size(p.bytes)}
+              {p.name !== "" && (
+                <>
+                  {" "}
+                  · <a href={href("/ui/context", { project: p.name })}>SessionStart context</a>
+                </>
+              )}
             </p>
             <table>
               <thead>
