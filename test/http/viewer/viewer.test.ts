@@ -161,6 +161,16 @@ describe("viewer", () => {
     expect(await (await b.request("/ui")).text()).not.toContain("proj/alpha");
   });
 
+  test("search marks the matched words, by stem, and leaves a literal [x] alone", async () => {
+    using v = viewerApp();
+    const { token } = await v.store.tokens.create({ tenant: "alice" });
+    await v.store.memory("alice").append({ session: "s", entries: [{ role: "user", content: "Deploying rockets [x] today" }] });
+    const b = browser(v.app);
+    await b.login(token);
+    const html = await (await b.request("/ui/search?q=deploy+rocket")).text();
+    expect(html).toContain("<mark>Deploying</mark> <mark>rockets</mark> [x] today");
+  });
+
   test("a session pages by LSN", async () => {
     using v = viewerApp();
     const { token } = await v.store.tokens.create({ tenant: "alice" });
