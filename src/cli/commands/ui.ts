@@ -4,6 +4,7 @@
  * in the browser unless --no-open). The link is spent on first use: the
  * URL left in the browser's history logs nobody in.
  */
+import { join } from "node:path";
 import { zcommand } from "../command.ts";
 import { configFrom, openLocalStore } from "../context.ts";
 import { ui } from "../log.ts";
@@ -41,7 +42,24 @@ export default zcommand({
         import("../../http/serve.ts"),
         import("../../http/viewer/state.ts"),
       ]);
-      const viewer = createViewer({ store });
+      // The user of `zerodb ui` owns this machine's transcripts: the capture page compares them with the cursors.
+      const localCapture = async (t: string) => {
+        const [{ captureStatus, findTranscripts }, { claudeConfigDir }, { harnessContext }] = await Promise.all([
+          import("../../capture/sync.ts"),
+          import("../../harness/index.ts"),
+          import("../connect-common.ts"),
+        ]);
+        const cursors = store.capture(t);
+        const sink = {
+          cursor: cursors.cursor.bind(cursors),
+          cursors: cursors.cursors.bind(cursors),
+          commit: cursors.commit.bind(cursors),
+          memory: store.memory(t),
+          close() {},
+        };
+        return captureStatus(sink, findTranscripts(join(claudeConfigDir(harnessContext()), "projects")));
+      };
+      const viewer = createViewer({ store, localCapture });
       const app = createApp({ store, viewer, log: (line) => ui.debug(line) });
       // D1: loopback only; the viewer refuses any other Host header.
       const server = serveHttp({ fetch: app.fetch, host: "127.0.0.1", port });

@@ -10,6 +10,7 @@ import type { Memory, Store } from "../../store/types.ts";
 import { CSS } from "./css.ts";
 import { type ViewerEnv, checkHost, requireSession, securityHeaders } from "./guard.ts";
 import { ErrorBox, Layout } from "./layout.tsx";
+import { capturePages } from "./pages/capture.tsx";
 import { contextPages } from "./pages/context.tsx";
 import { factPages } from "./pages/facts.tsx";
 import { forgetPages } from "./pages/forget.tsx";
@@ -69,5 +70,6 @@ export function viewerRoutes(opts: ViewerRoutesOptions): Hono<ViewerEnv> {
   loginPages(ui);
   ui.use("*", requireSession(memoryOf));
   for (const pages of [sessionPages, searchPages, factPages, objectPages, forgetPages, statsPages, contextPages]) pages(ui);
+  capturePages(ui, opts.store);
   return ui;
 }

@@ -4,6 +4,7 @@
  * a random session id, never a token; a session made from a token checks the
  * token again on every request, so revoking it ends the session at once.
  */
+import type { StatusRow } from "../../capture/sync.ts";
 import type { Store } from "../../store/types.ts";
 import { isLoopbackHost } from "../serve.ts";
 
@@ -37,6 +38,8 @@ export interface Viewer {
   logout(id: string): void;
   /** Whether a request's Host header names this server (DNS rebinding, DESIGN.md 13). */
   allowsHost(host: string | undefined): boolean;
+  /** This machine's Claude Code transcripts against a tenant's cursors: only `zerodb ui`, whose user owns them, sets it. */
+  localCapture?: (tenant: string) => Promise<StatusRow[]>;
 }
 
 /** What createViewer needs. */
@@ -45,6 +48,8 @@ export interface ViewerOptions {
   /** Host names accepted besides loopback ones (the --host of a server listening beyond loopback). */
   hosts?: string[];
   now?: () => number;
+  /** See Viewer.localCapture; never for a server whose tenants are strangers to this machine. */
+  localCapture?: (tenant: string) => Promise<StatusRow[]>;
 }
 
 /** 32 random bytes, base64url: a session id, a CSRF token or a one-time code. */
@@ -72,6 +77,7 @@ export function createViewer(opts: ViewerOptions): Viewer {
     return id;
   };
   return {
+    ...(opts.localCapture ? { localCapture: opts.localCapture } : {}),
     async loginWithToken(token) {
       const tenant = await opts.store.tokens.verify(token);
       return tenant === undefined ? undefined : start(tenant, token);

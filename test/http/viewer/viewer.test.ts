@@ -7,7 +7,9 @@
  * same in Chromium.
  */
 import { describe, expect, test } from "bun:test";
+import { createApp } from "../../../src/http/app.ts";
 import { CSP } from "../../../src/http/viewer/guard.ts";
+import { createViewer } from "../../../src/http/viewer/state.ts";
 import { ORIGIN, browser, csrfOf, viewerApp } from "./_app.ts";
 
 async function seed(memory: {
@@ -228,6 +230,47 @@ describe("viewer", () => {
     const stats = await (await b.request("/ui/stats")).text();
     expect(stats).toContain('<svg width="');
     expect(stats).toContain('class="bar"');
+  });
+
+  test("capture: a token's tenant sees its own cursors only, never this machine's transcripts", async () => {
+    using v = viewerApp();
+    const a = await v.store.tokens.create({ tenant: "alice" });
+    const bTok = await v.store.tokens.create({ tenant: "bob" });
+    const entry = { entry: { role: "user" as const, content: "captured prompt", idem_key: "cc:1:0" }, before: { offset: 0, position: 0, chunk: 0 } };
+    const outcome = await v.store.capture("alice").commit({
+      source: "harness-session-1",
+      session: "proj/captured",
+      path: "/etc/passwd",
+      start: { offset: 0, position: 0, chunk: 0 },
+      end: { offset: 10, position: 1, chunk: 0 },
+      entries: [entry],
+    });
+    expect(outcome.status).toBe("committed");
+    const alice = browser(v.app);
+    await alice.login(a.token);
+    const html = await (await alice.request("/ui/capture")).text();
+    expect(html).toContain("harness-session-1");
+    expect(html).toContain("1 lines");
+    expect(html).not.toContain("/etc/passwd");
+    const bob = browser(v.app);
+    await bob.login(bTok.token);
+    expect(await (await bob.request("/ui/capture")).text()).toContain("Nothing captured into this tenant yet.");
+  });
+
+  test("capture under zerodb ui: this machine's transcripts, captured and behind", async () => {
+    using v = viewerApp();
+    const viewer = createViewer({
+      store: v.store,
+      localCapture: async (tenant) => [
+        { source: `${tenant}-src`, capture_session: "proj/x", transcript: "/home/me/.claude/projects/p/s.jsonl", lines_captured: 7, lines_behind: 3 },
+      ],
+    });
+    const app = createApp({ store: v.store, viewer });
+    const b = browser(app);
+    expect((await b.request(`/ui/login/once?code=${viewer.issueCode("local")}`)).status).toBe(303);
+    const html = await (await b.request("/ui/capture")).text();
+    expect(html).toContain("local-src");
+    expect(html).toContain("3 line(s) behind");
   });
 
   test("logout ends the session server-side", async () => {
