@@ -10,8 +10,15 @@ import { getCookie } from "hono/cookie";
 import type { Memory } from "../../store/types.ts";
 import type { Viewer, ViewerSession } from "./state.ts";
 
-/** The cookie holding the session id. */
-export const COOKIE = "zerodb_session";
+/**
+ * The name of the cookie holding the session id: cookies are not kept apart
+ * by port (RFC 6265 section 8.5), so each port has its own name and a
+ * `zerodb ui` beside a `zerodb serve` does not log the other out.
+ */
+export function cookieName(c: Context): string {
+  const port = /:(\d+)$/.exec(c.req.header("host") ?? "")?.[1];
+  return port === undefined ? "zerodb_session" : `zerodb_session_${port}`;
+}
 
 /**
  * No script at all (the viewer needs none), styles and images from this
@@ -77,7 +84,7 @@ export function sameOrigin(c: Context): boolean {
 /** Requires a live session: sets the session and its tenant's Memory, or sends the browser to log in. */
 export function requireSession(memories: (tenant: string) => Memory): MiddlewareHandler<ViewerEnv> {
   return async (c, next) => {
-    const sid = getCookie(c, COOKIE);
+    const sid = getCookie(c, cookieName(c));
     const session = await c.var.viewer.session(sid);
     if (!session || sid === undefined) {
       if (c.req.method === "GET" || c.req.method === "HEAD") return c.redirect("/ui/login", 303);

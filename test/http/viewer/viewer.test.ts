@@ -56,7 +56,7 @@ describe("viewer", () => {
     const res = await browser(v.app).request("/ui/login", { form: { token } });
     expect(res.status).toBe(303);
     const cookie = res.headers.get("set-cookie")!;
-    expect(cookie).toMatch(/^zerodb_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(cookie).toMatch(/^zerodb_session_7077=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
     expect(cookie).not.toContain(token);
   });
 
@@ -88,7 +88,9 @@ describe("viewer", () => {
       const res = await b.request(path, { headers: { host: "attacker.example:7077" } });
       expect(res.status).toBe(403);
     }
-    for (const host of ["localhost:7077", "[::1]:7077", "127.0.0.1"]) expect((await b.request("/ui", { headers: { host } })).status).toBe(200);
+    for (const host of ["localhost:7077", "[::1]:7077"]) expect((await b.request("/ui", { headers: { host } })).status).toBe(200);
+    // Port 80 has a cookie of its own (cookies are not kept apart by port): a login page, not a refusal.
+    expect((await b.request("/ui/login", { headers: { host: "127.0.0.1" } })).status).toBe(200);
   });
 
   test("a forged POST is refused: foreign Origin, no Origin, wrong CSRF token", async () => {
@@ -271,6 +273,15 @@ describe("viewer", () => {
     const html = await (await b.request("/ui/capture")).text();
     expect(html).toContain("local-src");
     expect(html).toContain("3 line(s) behind");
+  });
+
+  test("a session cookie of one port is not another port's", async () => {
+    using v = viewerApp();
+    const { token } = await v.store.tokens.create({ tenant: "alice" });
+    const b = browser(v.app);
+    await b.login(token);
+    expect(b.cookie()).toStartWith("zerodb_session_7077=");
+    expect((await b.request("/ui", { headers: { host: "127.0.0.1:7078" } })).status).toBe(303);
   });
 
   test("logout ends the session server-side", async () => {

@@ -9,7 +9,7 @@
 import type { Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { readForm } from "../form.ts";
-import { COOKIE, type ViewerEnv, checkCsrf, refusal, sameOrigin } from "../guard.ts";
+import { type ViewerEnv, checkCsrf, cookieName, refusal, sameOrigin } from "../guard.ts";
 import { ErrorBox, Layout } from "../layout.tsx";
 
 function LoginPage(props: { error?: string }) {
@@ -44,13 +44,13 @@ function LoginPage(props: { error?: string }) {
 
 /** Sets the session cookie: the session id only, for this server, never readable by script or sent cross-site. */
 function startSession(c: Context<ViewerEnv>, sid: string): Response {
-  setCookie(c, COOKIE, sid, { httpOnly: true, sameSite: "Strict", path: "/", secure: new URL(c.req.url).protocol === "https:" });
+  setCookie(c, cookieName(c), sid, { httpOnly: true, sameSite: "Strict", path: "/", secure: new URL(c.req.url).protocol === "https:" });
   return c.redirect("/ui", 303);
 }
 
 /** The login page, or the overview for a browser already logged in. */
 export async function loginPage(c: Context<ViewerEnv>): Promise<Response> {
-  if (await c.var.viewer.session(getCookie(c, COOKIE))) return c.redirect("/ui", 303);
+  if (await c.var.viewer.session(getCookie(c, cookieName(c)))) return c.redirect("/ui", 303);
   return c.html(<LoginPage />);
 }
 
@@ -71,7 +71,7 @@ export function loginPages(ui: Hono<ViewerEnv>): void {
     return startSession(c, sid);
   });
   ui.post("/logout", async (c) => {
-    const sid = getCookie(c, COOKIE);
+    const sid = getCookie(c, cookieName(c));
     const session = await c.var.viewer.session(sid);
     if (session && sid !== undefined) {
       c.set("session", session);
@@ -79,7 +79,7 @@ export function loginPages(ui: Hono<ViewerEnv>): void {
       if (refused) return refused;
       c.var.viewer.logout(sid);
     }
-    deleteCookie(c, COOKIE, { path: "/" });
+    deleteCookie(c, cookieName(c), { path: "/" });
     return c.redirect("/ui/login", 303);
   });
 }
