@@ -234,6 +234,34 @@ describe.skipIf(EXE === undefined)("viewer in Chromium", () => {
     await ctx.close();
   });
 
+  test("axe-core finds no serious or critical accessibility violation on the main pages", async () => {
+    // Evaluated by the test driver (CDP, not subject to the page's CSP).
+    const axe = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
+    const ctx = await loggedIn(alice);
+    const page = await ctx.newPage();
+    const found: { page: string; id: string; impact: string; help: string }[] = [];
+    for (const path of ["/ui", "/ui/session?s=proj%2Fbeta", "/ui/search?q=beta", "/ui/facts", "/ui/objects", "/ui/stats", "/ui/forget", "/ui/capture"]) {
+      await page.goto(`${server.url}${path}`);
+      await page.evaluate(axe);
+      const violations = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)")) as {
+        id: string;
+        impact: string;
+        help: string;
+      }[];
+      for (const v of violations) if (v.impact === "serious" || v.impact === "critical") found.push({ page: path, id: v.id, impact: v.impact, help: v.help });
+    }
+    await page.goto(`${server.url}/`);
+    await page.evaluate(axe);
+    const login = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)")) as {
+      id: string;
+      impact: string;
+      help: string;
+    }[];
+    for (const v of login) if (v.impact === "serious" || v.impact === "critical") found.push({ page: "/", id: v.id, impact: v.impact, help: v.help });
+    expect(found).toEqual([]);
+    await ctx.close();
+  });
+
   test("no page asked for anything but the server's own origin", () => {
     expect(requested.length).toBeGreaterThan(10);
     expect(requested.filter((u) => !u.startsWith(`${server.url}/`))).toEqual([]);
