@@ -5,6 +5,13 @@
  */
 import type { Turn } from "../../schema/results.ts";
 
+/**
+ * Characters of a turn a session page shows: a page of 200 turns stays
+ * bounded (under about 2 MB of text) however big the turns are; the turn's
+ * own page shows all of it.
+ */
+export const TURN_PREVIEW_CHARS = 8192;
+
 /** The first line of a text, cut to `max` characters. */
 export function firstLine(text: string, max = 120): string {
   const line = text.split("\n", 1)[0] ?? "";
@@ -22,9 +29,20 @@ export function folded(turn: Turn): boolean {
   return tools(turn.meta).length > 0 || turn.meta.isMeta === true;
 }
 
-/** One turn (`open`: never folded), with its LSN as its anchor and a link to its own page. */
-export function TurnView(props: { turn: Turn; open?: boolean }) {
+/** One turn (`open`: never folded; `whole`: never cut), with its LSN as its anchor and a link to its own page. */
+export function TurnView(props: { turn: Turn; open?: boolean; whole?: boolean }) {
   const t = props.turn;
+  const cut = !props.whole && t.content.length > TURN_PREVIEW_CHARS;
+  const body = (
+    <>
+      <pre>{cut ? t.content.slice(0, TURN_PREVIEW_CHARS).toWellFormed() : t.content}</pre>
+      {cut && (
+        <p class="muted">
+          … {t.content.length - TURN_PREVIEW_CHARS} more characters: <a href={`/ui/turn/${t.lsn}`}>the whole turn</a>
+        </p>
+      )}
+    </>
+  );
   const names = tools(t.meta);
   const label = t.role === "assistant" && names.length > 0 ? `tool call: ${names.join(", ")}` : t.role === "tool" ? "tool result" : t.role;
   const cls = `turn ${t.role}${t.meta.isSidechain === true ? " sub" : ""}`;
@@ -39,10 +57,10 @@ export function TurnView(props: { turn: Turn; open?: boolean }) {
       {folded(t) && !props.open ? (
         <details>
           <summary>{firstLine(t.content) || "(empty)"}</summary>
-          <pre>{t.content}</pre>
+          {body}
         </details>
       ) : (
-        <pre>{t.content}</pre>
+        body
       )}
     </article>
   );

@@ -175,6 +175,23 @@ describe("viewer", () => {
     expect(html).toContain("<mark>Deploying</mark> <mark>rockets</mark> [x] today");
   });
 
+  test("a session page stays bounded however big its turns; the turn's page has all of it", async () => {
+    using v = viewerApp();
+    const { token } = await v.store.tokens.create({ tenant: "alice" });
+    const big = `${"x".repeat(1024 * 1024)}END`;
+    await v.store.memory("alice").append({ session: "big", entries: Array.from({ length: 3 }, () => ({ role: "tool" as const, content: big })) });
+    const b = browser(v.app);
+    await b.login(token);
+    const page = await (await b.request("/ui/session?s=big")).text();
+    expect(page.length).toBeLessThan(64 * 1024);
+    expect(page).toContain('<a href="/ui/turn/1">the whole turn</a>');
+    expect(await (await b.request("/ui/turn/1")).text()).toContain("xEND");
+    await v.store.memory("alice").factSet({ key: "big/value", value: `${"y".repeat(512 * 1024)}END` });
+    const facts = await (await b.request("/ui/facts")).text();
+    expect(facts.length).toBeLessThan(64 * 1024);
+    expect(await (await b.request("/ui/fact?key=big%2Fvalue")).text()).toContain("yEND&quot;");
+  });
+
   test("a session pages by LSN", async () => {
     using v = viewerApp();
     const { token } = await v.store.tokens.create({ tenant: "alice" });

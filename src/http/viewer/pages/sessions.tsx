@@ -101,7 +101,7 @@ export function sessionPages(ui: Hono<ViewerEnv>): void {
           <a href={href("/ui/session", { s: turn.session })}>from its start</a>) ·{" "}
           <a href={href("/ui/forget", { kind: "turn", value: lsn })}>Forget this turn…</a>
         </p>
-        <TurnView turn={turn} open />
+        <TurnView turn={turn} open whole />
         <details>
           <summary>meta</summary>
           <pre>{JSON.stringify(turn.meta, null, 2)}</pre>
