@@ -97,7 +97,7 @@ export function sessionPages(ui: Hono<ViewerEnv>): void {
       <Layout {...frame(c, `Turn ${lsn}`)}>
         <h1>Turn {lsn}</h1>
         <p>
-          In <a href={href("/ui/session", { s: turn.session, after: lsn - 1 }) + `#t${lsn}`}>{turn.session}</a> (
+          In <a href={`${href("/ui/session", { s: turn.session, after: lsn - 1 })}#t${lsn}`}>{turn.session}</a> (
           <a href={href("/ui/session", { s: turn.session })}>from its start</a>) ·{" "}
           <a href={href("/ui/forget", { kind: "turn", value: lsn })}>Forget this turn…</a>
         </p>
