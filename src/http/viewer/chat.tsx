@@ -23,6 +23,14 @@ function tools(meta: Record<string, unknown>): string[] {
   return Array.isArray(meta.tools) ? meta.tools.filter((t): t is string => typeof t === "string") : [];
 }
 
+/** The images capture stored for a turn (meta.images[].object, DESIGN.md 8): digests only, served by /ui/object for this tenant. */
+export function turnImages(meta: Record<string, unknown>): string[] {
+  if (!Array.isArray(meta.images)) return [];
+  return meta.images
+    .map((i) => (typeof i === "object" && i !== null ? (i as { object?: unknown }).object : undefined))
+    .filter((o): o is string => typeof o === "string" && /^sha256:[0-9a-f]{64}$/.test(o));
+}
+
 /** Whether a turn is folded: anything that is not a person's prompt or the model's plain reply. */
 export function folded(turn: Turn): boolean {
   if (turn.role === "tool" || turn.role === "system" || turn.role === "note") return true;
@@ -41,6 +49,11 @@ export function TurnView(props: { turn: Turn; open?: boolean; whole?: boolean })
           … {t.content.length - TURN_PREVIEW_CHARS} more characters: <a href={`/ui/turn/${t.lsn}`}>the whole turn</a>
         </p>
       )}
+      {turnImages(t.meta).map((o) => (
+        <a href={`/ui/object/${o}`}>
+          <img class="thumb" src={`/ui/object/${o}`} alt={`image ${o.slice(7, 19)} of turn ${t.lsn}`} loading="lazy" />
+        </a>
+      ))}
     </>
   );
   const names = tools(t.meta);

@@ -192,6 +192,20 @@ describe("viewer", () => {
     expect(await (await b.request("/ui/fact?key=big%2Fvalue")).text()).toContain("yEND&quot;");
   });
 
+  test("a turn's captured images show inline, from the tenant's objects", async () => {
+    using v = viewerApp();
+    const { token } = await v.store.tokens.create({ tenant: "alice" });
+    const m = v.store.memory("alice");
+    const put = await m.objectPut(new TextEncoder().encode("png bytes"), { type: "image/png" });
+    const images = [{ object: put.object, type: "image/png", bytes: 9 }, { object: "javascript:alert(1)" }];
+    await m.append({ session: "s", entries: [{ role: "user", content: "[image image/png, 9 bytes]", meta: { images } }] });
+    const b = browser(v.app);
+    await b.login(token);
+    const html = await (await b.request("/ui/session?s=s")).text();
+    expect(html).toContain(`<img class="thumb" src="/ui/object/${put.object}"`);
+    expect(html).not.toContain("javascript:");
+  });
+
   test("a session pages by LSN", async () => {
     using v = viewerApp();
     const { token } = await v.store.tokens.create({ tenant: "alice" });
