@@ -51,7 +51,7 @@ export function TurnView(props: { turn: Turn; open?: boolean; whole?: boolean })
       )}
       {turnImages(t.meta).map((o) => (
         <a href={`/ui/object/${o}`}>
-          <img class="thumb" src={`/ui/object/${o}`} alt={`image ${o.slice(7, 19)} of turn ${t.lsn}`} loading="lazy" />
+          <img class="thumb" src={`/ui/object/${o}`} alt={`attached to turn ${t.lsn} (${o.slice(0, 19)}…)`} loading="lazy" />
         </a>
       ))}
     </>
