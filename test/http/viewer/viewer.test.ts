@@ -50,6 +50,21 @@ describe("viewer", () => {
     expect(b.cookie()).toBe("");
   });
 
+  test("no page, object or change answers without a session", async () => {
+    using v = viewerApp();
+    await seed(v.store.memory("alice"));
+    const put = await v.store.memory("alice").objectPut(new TextEncoder().encode("x"), { type: "image/png" });
+    const b = browser(v.app);
+    const pages = ["/ui", "/ui/session?s=proj%2Falpha", "/ui/turn/1", "/ui/search?q=rocket", "/ui/facts", "/ui/fact?key=k", "/ui/objects"];
+    for (const path of [...pages, `/ui/object/${put.object}`, "/ui/stats", "/ui/forget", "/ui/context?project=proj", "/ui/capture", "/ui/nowhere"]) {
+      const res = await b.request(path);
+      expect({ path, status: res.status, location: res.headers.get("location") }).toEqual({ path, status: 303, location: "/ui/login" });
+    }
+    const forged = await b.request("/ui/forget", { form: { step: "confirm", kind: "session", value: "proj/alpha" } });
+    expect(forged.status).toBe(401);
+    expect((await v.store.memory("alice").read({ session: "proj/alpha" })).turns).toHaveLength(4);
+  });
+
   test("a token login sets an HttpOnly SameSite=Strict cookie holding a session id, not the token", async () => {
     using v = viewerApp();
     const { token } = await v.store.tokens.create({ tenant: "alice" });
