@@ -77,6 +77,8 @@ export const TARGETS: Target[] = [
   { what: "recall@10 questions (held out)", figure: ["recall: recall@10 questions heldout"], on: "value", op: ">=", limit: 0.9, wanted: "≥ 0.9" },
   { what: "recall@10 paraphrases (held out)", figure: ["recall: recall@10 paraphrases heldout"], on: "value", op: ">=", limit: 0.6, wanted: "≥ 0.6" },
   { what: "queries with no result (all)", figure: ["recall: empty results all styles all"], on: "value", op: "<=", limit: 0, wanted: "= 0" },
+  { what: "viewer session page p95 (10k-turn session)", figure: ["viewer: session page p95"], on: "value", op: "<", limit: 50, wanted: "< 50 ms" },
+  { what: "viewer search page p95 (10k-turn session)", figure: ["viewer: search page p95"], on: "value", op: "<", limit: 50, wanted: "< 50 ms" },
 ];
 
 /** A target's outcome. */

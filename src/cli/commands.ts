@@ -51,6 +51,7 @@ export const COMMANDS: CommandTree = {
     status: () => load(import("./commands/capture-status.ts")),
   },
   serve: () => load(import("./commands/serve.ts")),
+  ui: () => load(import("./commands/ui.ts")),
   token: {
     create: () => load(import("./commands/token-create.ts")),
     list: () => load(import("./commands/token-list.ts")),

@@ -20,6 +20,7 @@ import { sessionRoutes } from "./routes/sessions.ts";
 import { statsRoutes } from "./routes/stats.ts";
 import { turnRoutes } from "./routes/turns.ts";
 import { whoamiRoutes } from "./routes/whoami.ts";
+import { createViewer } from "./viewer/state.ts";
 
 /** The routes behind the token check, one group per file; add a group with one line. */
 const V1: RouteGroup[] = [whoamiRoutes, turnRoutes, sessionRoutes, searchRoutes, factRoutes, forgetRoutes, statsRoutes, objectRoutes, linkRoutes];
@@ -33,7 +34,7 @@ export function createApp(opts: AppOptions): App {
   app.use(requestLog(log));
   app.use(errorsOnly);
   healthRoutes(app);
-  homeRoutes(app);
+  homeRoutes(app, { store: opts.store, viewer: opts.viewer ?? createViewer({ store: opts.store }), log });
   app.use("/v1/*", requireToken(opts.store));
   for (const group of V1) group(app);
   return app;

@@ -8,7 +8,7 @@ import type { TokenListResult } from "../../schema/tokens.ts";
 const SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
 /** Resolves with the first SIGINT or SIGTERM; later ones call `again`. */
-function nextSignal(again: () => void): { signal: Promise<string>; dispose(): void } {
+export function nextSignal(again: () => void): { signal: Promise<string>; dispose(): void } {
   let first: ((s: string) => void) | undefined;
   const signal = new Promise<string>((resolve) => (first = resolve));
   let seen = false;
@@ -55,8 +55,14 @@ export default zcommand({
     if (args.database !== undefined) config.database = parseDatabaseFlag(String(args.database));
     const store = await openLocalStore(config);
     try {
-      const [{ createApp }, { serveHttp }] = await Promise.all([import("../../http/app.ts"), import("../../http/serve.ts")]);
-      const app = createApp({ store, log: (line) => ui.info(line) });
+      const [{ createApp }, { serveHttp }, { createViewer }] = await Promise.all([
+        import("../../http/app.ts"),
+        import("../../http/serve.ts"),
+        import("../../http/viewer/state.ts"),
+      ]);
+      // Listening beyond loopback: the viewer also answers to the host name it was told (DNS rebinding, DESIGN.md 13).
+      const viewer = createViewer({ store, hosts: isLoopbackHost(host) ? [] : [host] });
+      const app = createApp({ store, viewer, log: (line) => ui.info(line) });
       const server = serveHttp({ fetch: app.fetch, host, port });
       const signals = nextSignal(() => {
         ui.warn("zerodb: second signal: closing open connections now");
@@ -97,6 +103,6 @@ export function startLines(url: string, dataDir: string, tokens: TokenListResult
     `  store:   ${dataDir}`,
     `  tokens:  every /v1 request needs a Bearer token, and a token acts in one tenant; ${have}. Create one: zerodb token create --tenant NAME`,
     `  local:   the CLI and MCP on this machine use tenant 'local' (the store directly); add --tenant NAME to see a token's tenant, or --url ${url} --token-file FILE to go through this server`,
-    `  about:   ${url}/ says what this server is; ${url}/healthz answers without a token`,
+    `  about:   ${url}/ says what this server is and logs in to the viewer with a token; ${url}/healthz answers without a token`,
   ];
 }

@@ -1,0 +1,112 @@
+/** The overview (projects and sessions, newest first), a session as a chat paged by LSN, and a turn by its LSN. */
+import type { Hono } from "hono";
+import { ZeroDbError } from "../../../errors.ts";
+import { TurnView } from "../chat.tsx";
+import { Layout, size } from "../layout.tsx";
+import { allSessions, findTurn, projects } from "../lookup.ts";
+import { type ViewerEnv, frame, href, intParam, required } from "../page.ts";
+
+/** Turns on one page of a session. */
+export const SESSION_PAGE = 200;
+
+/** Registers /ui, /ui/session and /ui/turn/:lsn. */
+export function sessionPages(ui: Hono<ViewerEnv>): void {
+  ui.get("/", async (c) => {
+    const [{ sessions, truncated }, stats] = await Promise.all([allSessions(c.var.memory), c.var.memory.stats()]);
+    return c.html(
+      <Layout {...frame(c, "Sessions")}>
+        <h1>Projects and sessions</h1>
+        <p class="muted">
+          {stats.sessions} sessions, {stats.turns.count} turns ({size(stats.turns.bytes)}), {stats.facts.count} facts, {stats.objects.count} objects,{" "}
+          {stats.links.count} links.
+        </p>
+        {truncated && <p class="error">Only the first {sessions.length} sessions by name are shown.</p>}
+        {sessions.length === 0 && <p>No sessions yet.</p>}
+        {projects(sessions).map((p) => (
+          <section>
+            <h2>{p.name === "" ? "(no project)" : p.name}</h2>
+            <p class="muted">
+              {p.sessions.length} sessions, {p.turns} turns, {size(p.bytes)}
+              {p.name !== "" && (
+                <>
+                  {" "}
+                  · <a href={href("/ui/context", { project: p.name })}>SessionStart context</a>
+                </>
+              )}
+            </p>
+            <table>
+              <thead>
+                <tr>
+                  <th>session</th>
+                  <th class="num">turns</th>
+                  <th class="num">size</th>
+                  <th class="num">last LSN</th>
+                </tr>
+              </thead>
+              <tbody>
+                {p.sessions.map((s) => (
+                  <tr>
+                    <td>
+                      <a href={href("/ui/session", { s: s.name })}>{s.name}</a>
+                    </td>
+                    <td class="num">{s.turns}</td>
+                    <td class="num">{size(s.bytes)}</td>
+                    <td class="num">{s.last_lsn}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        ))}
+      </Layout>,
+    );
+  });
+
+  ui.get("/session", async (c) => {
+    const name = required(c, "s");
+    const after = intParam(c, "after") ?? 0;
+    const page = await c.var.memory.read({ session: name, after, limit: SESSION_PAGE });
+    if (after === 0 && page.turns.length === 0) throw new ZeroDbError("not_found", "no such session");
+    return c.html(
+      <Layout {...frame(c, name)}>
+        <h1>{name}</h1>
+        <p>
+          <a href={href("/ui/search", { session: name })}>Search this session</a> ·{" "}
+          <a href={href("/ui/forget", { kind: "session", value: name })}>Forget this session…</a>
+        </p>
+        {after > 0 && (
+          <p class="pager">
+            <a href={href("/ui/session", { s: name })}>First page</a>
+            <span class="muted">turns after LSN {after}</span>
+          </p>
+        )}
+        {page.turns.map((t) => (
+          <TurnView turn={t} />
+        ))}
+        {page.turns.length === 0 && <p>No more turns.</p>}
+        <p class="pager">{page.next !== null && <a href={href("/ui/session", { s: name, after: page.next })}>Next {SESSION_PAGE} turns</a>}</p>
+      </Layout>,
+    );
+  });
+
+  ui.get("/turn/:lsn{[0-9]+}", async (c) => {
+    const lsn = Number(c.req.param("lsn"));
+    const turn = Number.isSafeInteger(lsn) ? await findTurn(c.var.memory, lsn) : undefined;
+    if (!turn) throw new ZeroDbError("not_found", `no turn with LSN ${c.req.param("lsn")}`);
+    return c.html(
+      <Layout {...frame(c, `Turn ${lsn}`)}>
+        <h1>Turn {lsn}</h1>
+        <p>
+          In <a href={`${href("/ui/session", { s: turn.session, after: lsn - 1 })}#t${lsn}`}>{turn.session}</a> (
+          <a href={href("/ui/session", { s: turn.session })}>from its start</a>) ·{" "}
+          <a href={href("/ui/forget", { kind: "turn", value: lsn })}>Forget this turn…</a>
+        </p>
+        <TurnView turn={turn} open whole />
+        <details>
+          <summary>meta</summary>
+          <pre>{JSON.stringify(turn.meta, null, 2)}</pre>
+        </details>
+      </Layout>,
+    );
+  });
+}

@@ -1,0 +1,269 @@
+/**
+ * The viewer in a real headless Chromium (DESIGN.md 13), against a real
+ * `zerodb serve`: log in with a token, browse, search, open a turn, preview
+ * an object, forget with the dry run and a confirmation; every request the
+ * pages make goes to the server's own origin; the CSP stops an injected
+ * script; a foreign Host (DNS rebinding, simulated with Chromium's host
+ * resolver rules), a cross-site form POST and another tenant's cookie get
+ * nothing. Skips with a message when no Chromium is installed (`.ci/run`
+ * installs Debian's `chromium`; ZERODB_CHROMIUM names another binary).
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { type Browser, type BrowserContext, chromium } from "playwright-core";
+import { tempDir } from "../../helpers.ts";
+import { type ServerProcess, createToken, startServer } from "../_server.ts";
+
+const EXE = process.env.ZERODB_CHROMIUM ?? Bun.which("chromium") ?? Bun.which("chromium-browser") ?? Bun.which("google-chrome") ?? undefined;
+if (EXE === undefined) console.warn("browser.test.ts: skipped: no chromium found (apt-get install -y chromium, or set ZERODB_CHROMIUM)");
+
+/** Screenshots of the main pages go here (ignored by git). */
+const SHOTS = resolve(import.meta.dir, "..", "..", "..", "test-output", "viewer");
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+
+const XSS = 'done <script>window.pwned=1</script> "><img src=x onerror="window.pwned=2">';
+
+describe.skipIf(EXE === undefined)("viewer in Chromium", () => {
+  setDefaultTimeout(60_000);
+  let dir: ReturnType<typeof tempDir>;
+  let server: ServerProcess;
+  let browser: Browser;
+  let alice: string;
+  let bob: string;
+  let image: string;
+  /** Every URL any page of a checked context asked for. */
+  const requested: string[] = [];
+
+  async function api(token: string, path: string, init: RequestInit): Promise<unknown> {
+    const res = await fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  }
+
+  /** A context whose every request is recorded; anything not for the server is refused (no outbound request). */
+  async function checkedContext(): Promise<BrowserContext> {
+    const ctx = await browser.newContext();
+    await ctx.route("**/*", (route) => {
+      const url = route.request().url();
+      requested.push(url);
+      return url.startsWith(`${server.url}/`) ? route.continue() : route.abort();
+    });
+    return ctx;
+  }
+
+  /** A context logged in through the login form with a token. */
+  async function loggedIn(token: string): Promise<BrowserContext> {
+    const ctx = await checkedContext();
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/`);
+    await page.fill('input[name="token"]', token);
+    await Promise.all([page.waitForURL(`${server.url}/ui`), page.click('button[type="submit"]')]);
+    await page.close();
+    return ctx;
+  }
+
+  beforeAll(async () => {
+    dir = tempDir();
+    server = await startServer(dir.path);
+    alice = await createToken(dir.path, "alice");
+    bob = await createToken(dir.path, "bob");
+    const json = { "content-type": "application/json" };
+    const turns = [
+      { role: "user", content: "how do we deploy the rocket?" },
+      { role: "assistant", content: "running the deploy script", meta: { tools: ["Bash"] } },
+      { role: "tool", content: "deploy ok" },
+      { role: "assistant", content: XSS },
+    ];
+    await api(alice, "/v1/turns", { method: "POST", headers: json, body: JSON.stringify({ session: "proj/alpha", entries: turns }) });
+    await api(alice, "/v1/turns", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ session: "proj/beta", entries: [{ role: "user", content: "beta" }] }),
+    });
+    const put = (await api(alice, "/v1/objects", { method: "PUT", headers: { "content-type": "image/png", "x-zerodb-name": "dot.png" }, body: PNG })) as {
+      object: string;
+    };
+    image = put.object;
+    browser = await chromium.launch({
+      executablePath: EXE,
+      headless: true,
+      // rebind.test stands for a DNS-rebinding name that resolves to the viewer's loopback address.
+      args: ["--no-sandbox", "--host-resolver-rules=MAP rebind.test 127.0.0.1"],
+    });
+    mkdirSync(SHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.[Symbol.asyncDispose]();
+    dir?.[Symbol.dispose]();
+  });
+
+  test("browse: sessions newest first, a session as a chat with folded tool turns, content as text", async () => {
+    const ctx = await loggedIn(alice);
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/ui`);
+    const names = await page.locator("td a").allTextContents();
+    expect(names).toEqual(["proj/beta", "proj/alpha"]);
+    await page.screenshot({ path: join(SHOTS, "sessions.png"), fullPage: true });
+    await page.click("text=proj/alpha");
+    await page.waitForURL(/\/ui\/session\?s=proj%2Falpha$/);
+    expect(await page.locator("article.turn").count()).toBe(4);
+    expect(await page.locator("article.turn details").count()).toBe(2);
+    expect(await page.locator("text=how do we deploy the rocket?").isVisible()).toBe(true);
+    // The hostile turn is text on the page, and nothing of it ran or loaded.
+    expect(await page.locator("article.turn").last().locator("pre").textContent()).toBe(XSS);
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    expect(await page.evaluate("typeof window.pwned")).toBe("undefined");
+    await page.screenshot({ path: join(SHOTS, "session.png"), fullPage: true });
+    await ctx.close();
+  });
+
+  test("the CSP header is strict and stops an injected inline script", async () => {
+    const ctx = await loggedIn(alice);
+    const page = await ctx.newPage();
+    const res = await page.goto(`${server.url}/ui`);
+    expect(res!.headers()["content-security-policy"]).toContain("script-src 'none'");
+    expect(res!.headers()["content-security-policy"]).toContain("default-src 'self'");
+    const violations: string[] = [];
+    page.on("console", (m) => violations.push(m.text()));
+    // Evaluated by the test driver (CDP, not subject to the CSP); the script element it adds is.
+    const ran = await page.evaluate(`(async () => {
+      const s = document.createElement("script");
+      s.textContent = "window.injected = 1";
+      document.body.appendChild(s);
+      await new Promise((r) => setTimeout(r, 50));
+      return typeof window.injected;
+    })()`);
+    expect(ran).toBe("undefined");
+    expect(violations.some((v) => v.includes("Content Security Policy"))).toBe(true);
+    await ctx.close();
+  });
+
+  test("search highlights the matched words and links each hit to its turn", async () => {
+    const ctx = await loggedIn(alice);
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/ui/search`);
+    await page.fill('input[name="q"]', "rocket");
+    await Promise.all([page.waitForURL(/q=rocket/), page.press('input[name="q"]', "Enter")]);
+    expect(await page.locator(".hit mark").first().textContent()).toBe("rocket");
+    await page.screenshot({ path: join(SHOTS, "search.png"), fullPage: true });
+    await Promise.all([page.waitForURL(/\/ui\/turn\/\d+$/), page.locator(".hit a").first().click()]);
+    expect(await page.locator("h1").textContent()).toMatch(/^Turn \d+$/);
+    expect(await page.locator("article.turn pre").textContent()).toBe("how do we deploy the rocket?");
+    await ctx.close();
+  });
+
+  test("objects: an image preview served with its type and nosniff", async () => {
+    const ctx = await loggedIn(alice);
+    const page = await ctx.newPage();
+    const img = page.waitForResponse(`${server.url}/ui/object/${image}`);
+    await page.goto(`${server.url}/ui/objects`);
+    const res = await img;
+    expect(res.headers()["content-type"]).toBe("image/png");
+    expect(res.headers()["x-content-type-options"]).toBe("nosniff");
+    // The preview decoded as an image (a 1×1 PNG): waited for, not slept for.
+    await page.waitForFunction('document.querySelector("img.thumb")?.naturalWidth === 1');
+    expect(await page.locator("img.thumb").getAttribute("alt")).toBe("dot.png");
+    await ctx.close();
+  });
+
+  test("another tenant's cookie sees none of it", async () => {
+    const ctx = await loggedIn(bob);
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/ui`);
+    expect(await page.content()).not.toContain("proj/alpha");
+    for (const path of ["/ui/session?s=proj%2Falpha", "/ui/turn/1", `/ui/object/${image}`]) {
+      const res = await page.goto(`${server.url}${path}`);
+      expect(res!.status()).toBe(404);
+    }
+    await page.goto(`${server.url}/ui/search?q=rocket`);
+    expect(await page.locator(".hit").count()).toBe(0);
+    await ctx.close();
+  });
+
+  test("a foreign Host (DNS rebinding) is refused", async () => {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    const port = new URL(server.url).port;
+    for (const path of ["/", "/ui", "/ui/login"]) {
+      const res = await page.goto(`http://rebind.test:${port}${path}`);
+      expect(res!.status()).toBe(403);
+    }
+    await ctx.close();
+  });
+
+  test("a cross-site form POST is refused and changes nothing", async () => {
+    const ctx = await loggedIn(alice);
+    const attacker = await ctx.newPage();
+    // An attacker's page on another origin that posts a forget to the viewer when it loads.
+    await ctx.route("http://evil.test/**", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<form id=f method=post action="${server.url}/ui/forget"><input name=step value=confirm><input name=kind value=session><input name=value value=proj/alpha><input name=_csrf value=guess></form><script>document.getElementById("f").submit()</script>`,
+      }),
+    );
+    const refused = attacker.waitForResponse((r) => r.url() === `${server.url}/ui/forget`);
+    await attacker.goto("http://evil.test/");
+    expect([401, 403]).toContain((await refused).status());
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/ui/session?s=proj%2Falpha`);
+    expect(await page.locator("article.turn").count()).toBe(4);
+    await ctx.close();
+  });
+
+  test("forget: the dry-run count, a confirmation, then gone", async () => {
+    const ctx = await loggedIn(alice);
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/ui/session?s=proj%2Falpha`);
+    await Promise.all([page.waitForURL(/\/ui\/forget\?/), page.click("text=Forget this session…")]);
+    await page.getByRole("button", { name: "Count what would go" }).click();
+    await page.waitForSelector("[data-count]");
+    expect(await page.locator("[data-count]").textContent()).toBe("4");
+    await page.screenshot({ path: join(SHOTS, "forget-confirm.png"), fullPage: true });
+    await page.getByRole("button", { name: "Forget 4 record(s)" }).click();
+    await page.waitForSelector("p[role=status]");
+    expect(await page.locator("p[role=status] [data-count]").textContent()).toBe("4");
+    const res = await page.goto(`${server.url}/ui/session?s=proj%2Falpha`);
+    expect(res!.status()).toBe(404);
+    await page.goto(`${server.url}/ui`);
+    expect(await page.locator("td a").allTextContents()).toEqual(["proj/beta"]);
+    await ctx.close();
+  });
+
+  test("axe-core finds no serious or critical accessibility violation on the main pages", async () => {
+    // Evaluated by the test driver (CDP, not subject to the page's CSP).
+    const axe = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
+    const ctx = await loggedIn(alice);
+    const page = await ctx.newPage();
+    const found: { page: string; id: string; impact: string; help: string }[] = [];
+    for (const path of ["/ui", "/ui/session?s=proj%2Fbeta", "/ui/search?q=beta", "/ui/facts", "/ui/objects", "/ui/stats", "/ui/forget", "/ui/capture"]) {
+      await page.goto(`${server.url}${path}`);
+      await page.evaluate(axe);
+      const violations = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)")) as {
+        id: string;
+        impact: string;
+        help: string;
+      }[];
+      for (const v of violations) if (v.impact === "serious" || v.impact === "critical") found.push({ page: path, id: v.id, impact: v.impact, help: v.help });
+    }
+    await page.goto(`${server.url}/`);
+    await page.evaluate(axe);
+    const login = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)")) as {
+      id: string;
+      impact: string;
+      help: string;
+    }[];
+    for (const v of login) if (v.impact === "serious" || v.impact === "critical") found.push({ page: "/", id: v.id, impact: v.impact, help: v.help });
+    expect(found).toEqual([]);
+    await ctx.close();
+  });
+
+  test("no page asked for anything but the server's own origin", () => {
+    expect(requested.length).toBeGreaterThan(10);
+    expect(requested.filter((u) => !u.startsWith(`${server.url}/`))).toEqual([]);
+  });
+});
