@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { invalid } from "../../errors.ts";
 import { checkTenant } from "../../schema/common.ts";
 import { writeAtomic } from "../../util/atomic.ts";
 import { checkNewFile, outExists } from "../new-file.ts";
@@ -9,18 +10,30 @@ import { writeOut } from "../output.ts";
 
 /** `zerodb export`: the tape as JSONL, to stdout or a new file. */
 export default zcommand({
-  meta: { name: "export", description: "Export the tape as JSONL (every tenant, or --tenant's), restorable with import" },
-  args: { out: { type: "string", description: "write to this new file (never overwritten) instead of stdout", valueHint: "file" } },
+  meta: {
+    name: "export",
+    description: "Export the tape as JSONL (every tenant, or --tenant's; records only, object bytes go with `zerodb backup`), restorable with import",
+  },
+  args: {
+    out: { type: "string", description: "write to this new file (never overwritten) instead of stdout", valueHint: "file" },
+    after: { type: "string", description: "only records after this LSN: an increment that import continues a copy with", valueHint: "lsn" },
+  },
   run: async (args) => {
     // A tenant that cannot exist is a typo to report, not an empty export (I6); checked before the store opens.
     if (args.tenant !== undefined) checkTenant(String(args.tenant));
+    const after = args.after === undefined ? 0 : Number(args.after);
+    if (!Number.isSafeInteger(after) || after < 0) throw invalid("after", "must be a whole number (an LSN)");
     if (args.out !== undefined) checkNewFile(resolve(String(args.out)), "export");
     return withStore(args, async (store) => {
-      const records = store.exportTape(args.tenant !== undefined ? { tenant: String(args.tenant) } : {});
+      const all = store.exportTape(args.tenant !== undefined ? { tenant: String(args.tenant) } : {});
+      // Object bytes are not in an export (it stays plain JSONL text): `zerodb backup` carries them.
+      const records = async function* () {
+        for await (const r of all) if (r.lsn > after) yield r;
+      };
       let count = 0;
       if (args.out === undefined) {
         let buf = "";
-        for await (const r of records) {
+        for await (const r of records()) {
           buf += `${JSON.stringify(r)}\n`;
           count++;
           if (buf.length > 1 << 20) {
@@ -34,7 +47,7 @@ export default zcommand({
       const out = resolve(String(args.out));
       // Streamed into a temp file and linked into place: --out is never overwritten, nor left half written.
       const lines = async function* () {
-        for await (const r of records) {
+        for await (const r of records()) {
           yield `${JSON.stringify(r)}\n`;
           count++;
           if (process.stderr.isTTY && count % 10000 === 0) ui.info(`exported ${count} records…`);
