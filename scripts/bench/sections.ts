@@ -15,4 +15,5 @@ export const SECTIONS: (() => Promise<Section>)[] = [
   () => load(import("./peers.ts")),
   () => load(import("./search.ts")),
   () => load(import("./recall.ts")),
+  () => load(import("./compression.ts")),
 ];

@@ -126,7 +126,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
       try {
         const result = await importRecords(db, records);
         // An increment's forgets purged rows: out of the WAL, and their blobs collected (I9).
-        if (result.purged > 0) {
+        if ((result.purged ?? 0) > 0) {
           checkpoint(db);
           objects.collect();
         }

@@ -83,7 +83,7 @@ export function linkText(link: { url: string; title?: string | null; note?: stri
 export async function importRecords(
   db: Database,
   records: AsyncIterable<unknown>,
-): Promise<{ records: number; last_lsn: number; skipped: number; purged: number }> {
+): Promise<{ records: number; last_lsn: number; skipped?: number; purged?: number }> {
   // One write transaction around the whole stream: all records or none. It is
   // opened by hand because records arrive asynchronously, one line at a time,
   // so nothing is held in memory but the current record.
@@ -113,7 +113,8 @@ export async function importRecords(
     }
     checkForgets(db);
     db.run("COMMIT");
-    return { records: line, last_lsn: Math.max(last, base), skipped, purged };
+    // skipped and purged only say something when the store held records before.
+    return base > 0 ? { records: line, last_lsn: Math.max(last, base), skipped, purged } : { records: line, last_lsn: last };
   } catch (err) {
     if (db.inTransaction) db.run("ROLLBACK");
     throw err;
