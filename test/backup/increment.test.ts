@@ -34,6 +34,7 @@ describe("issue 20: export --after and increments", () => {
     const b = await runJson(["backup", "--out", file, ...d], env);
     const copy = join(home.path, "copy");
     await runJson(["restore", file, "--data-dir", copy], env);
+    const oldLine = (await exportOf(copy, env)).split("\n")[1]!;
 
     await runJson(["append", "--session", "a", "two", ...d], env);
     await runJson(["fact", "set", "k", "3", ...d], env);
@@ -54,6 +55,13 @@ describe("issue 20: export --after and increments", () => {
     writeFileSync(join(home.path, "all.jsonl"), await exportOf(src, env));
     expect(await runJson(["import", join(home.path, "all.jsonl"), "--data-dir", copy], env)).toMatchObject({ skipped: 5 });
     expect(await exportOf(copy, env)).toBe(await exportOf(src, env));
+    // An export taken before the forget cannot bring the forgotten record back into the copy.
+    const older = join(home.path, "older.jsonl");
+    writeFileSync(older, `${(await exportOf(copy, env)).split("\n")[0]}\n${oldLine}\n`);
+    const back = await runZ(["import", older, "--data-dir", copy], env);
+    expect(back.code).toBe(1);
+    expect(back.stderr).toContain("record 2 differs from this store's record 2");
+    expect(filesContaining(copy, "forget this old line")).toEqual([]);
     // Into the store it came from: the same, nothing written.
     expect(await runJson(["import", join(home.path, "inc.jsonl"), ...d], env)).toMatchObject({ skipped: 3 });
     expect(lsns(await exportOf(src, env))).toEqual([1, 2, 3, 4, 5]);
