@@ -72,6 +72,7 @@ export async function restoreBackup(file: string, dataDir: string): Promise<Rest
     const code = (err as { code?: string }).code;
     throw new ZeroDbError(code === "ENOENT" ? "not_found" : "invalid_input", `cannot read ${file} (${code ?? "error"})`, { field: "file" });
   }
+  removeDeadTemps(target);
   const rand = Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex");
   const temp = join(dirname(target), `.${basename(target)}.restore-${process.pid}-${rand}`);
   let db: Database | undefined;
@@ -205,4 +206,30 @@ function recordName(json: string, line: number): string {
     if (typeof lsn === "number") return `record lsn ${lsn} (line ${line})`;
   } catch {}
   return `the record on line ${line}`;
+}
+
+/** Removes temp dirs that restores into `target` left when they were killed (their process no longer runs). */
+function removeDeadTemps(target: string): void {
+  const re = new RegExp(`^\\.${basename(target).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.restore-(\\d+)-[0-9a-f]{12}$`);
+  let names: string[];
+  try {
+    names = readdirSync(dirname(target));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = re.exec(name)?.[1];
+    if (pid === undefined || alive(Number(pid))) continue;
+    rmSync(join(dirname(target), name), { recursive: true, force: true });
+  }
+}
+
+/** True while a process with this pid runs (EPERM: it runs, as someone else). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === "EPERM";
+  }
 }
