@@ -99,8 +99,9 @@ export function openBackupReader(path: string): BackupReader {
         }
         if (!fill()) {
           if (buf.length === 0) return undefined;
-          // A last line without its newline: a truncated file.
-          return take(buf.length).toString("utf8") + "\u0000truncated";
+          // A last line without its newline: a truncated file. The NUL mark keeps it from
+          // ever passing as a whole frame (a record's sum, the trailer's JSON).
+          return `${take(buf.length).toString("utf8")}\u0000truncated`;
         }
       }
     },
