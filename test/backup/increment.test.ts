@@ -83,6 +83,19 @@ describe("issue 20: export --after and increments", () => {
     expect(await exportOf(other, env)).toBe(before);
   });
 
+  test("an export says how many object references it holds without their bytes", async () => {
+    using home = tempDir();
+    const env = { home: home.path };
+    const d = ["--data-dir", join(home.path, "d")];
+    writeFileSync(join(home.path, "a.txt"), "bytes");
+    await runJson(["object", "put", join(home.path, "a.txt"), ...d], env);
+    await runJson(["append", "--session", "s", "x", ...d], env);
+    const out = join(home.path, "e.jsonl");
+    expect(await runJson(["export", "--out", out, ...d], env)).toEqual({ records: 2, out, object_refs_without_bytes: 1 });
+    const inc = join(home.path, "inc.jsonl");
+    expect(await runJson(["export", "--after", "1", "--out", inc, ...d], env)).toEqual({ records: 1, out: inc });
+  });
+
   test("--after must be an LSN", async () => {
     using home = tempDir();
     const r = await runZ(["export", "--after", "x", "--data-dir", join(home.path, "d")], { home: home.path });

@@ -27,8 +27,13 @@ export default zcommand({
     return withStore(args, async (store) => {
       const all = store.exportTape(args.tenant !== undefined ? { tenant: String(args.tenant) } : {});
       // Object bytes are not in an export (it stays plain JSONL text): `zerodb backup` carries them.
+      let objectRefs = 0;
       const records = async function* () {
-        for await (const r of all) if (r.lsn > after) yield r;
+        for await (const r of all) {
+          if (r.lsn <= after) continue;
+          if (r.kind === "object" && !("forgotten_by" in r)) objectRefs++;
+          yield r;
+        }
       };
       let count = 0;
       if (args.out === undefined) {
@@ -59,8 +64,12 @@ export default zcommand({
         if ((err as { code?: string }).code === "EEXIST") throw outExists(out, "export");
         throw err;
       }
-      return { records: count, out };
+      // Said when it matters: the file names objects whose bytes it does not hold.
+      return { records: count, out, ...(objectRefs > 0 ? { object_refs_without_bytes: objectRefs } : {}) };
     });
   },
-  human: (r: { records: number; out: string }) => `exported ${r.records} records to ${r.out}`,
+  human: (r: { records: number; out: string; object_refs_without_bytes?: number }) =>
+    `exported ${r.records} records to ${r.out}${
+      r.object_refs_without_bytes ? ` (${r.object_refs_without_bytes} object references: their bytes are not in an export; \`zerodb backup\` carries them)` : ""
+    }`,
 });
