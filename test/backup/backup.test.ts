@@ -141,6 +141,12 @@ describe("issue 20: backup and restore", () => {
     hdr[text.indexOf('"created":"') + 11] = "9".charCodeAt(0);
     const r3 = await restoreOf(hdr, "hdr.zdb");
     expect(r3.stderr).toContain("the file's digest does not match its trailer");
+    // Not a backup at all, a directory, a target whose parent is missing: one clear line each.
+    expect((await restoreOf(Buffer.from("junk\n"), "junk.zdb")).stderr).toBe("zerodb: file: not a zerodb backup (no ZERODB-BACKUP header)\n");
+    const dirFile = await runZ(["restore", home.path, "--data-dir", join(home.path, "d1")], env);
+    expect({ code: dirFile.code, stderr: dirFile.stderr }).toEqual({ code: 2, stderr: `zerodb: file: ${home.path} is a directory, not a backup\n` });
+    const noParent = await runZ(["restore", file, "--data-dir", join(home.path, "no", "d2")], env);
+    expect(noParent.stderr).toBe(`zerodb: data_dir: the directory ${join(home.path, "no")} does not exist\n`);
     // Bytes after the trailer.
     const r4 = await restoreOf(Buffer.concat([good, Buffer.from("x")]), "tail.zdb");
     expect(r4.stderr).toContain("bytes follow the END trailer");

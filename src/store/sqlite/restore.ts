@@ -65,6 +65,8 @@ export function checkRestoreTarget(target: string): void {
 export async function restoreBackup(file: string, dataDir: string): Promise<RestoreResult> {
   const target = resolve(dataDir);
   checkRestoreTarget(target);
+  if (!isDir(dirname(target))) throw new ZeroDbError("invalid_input", `data_dir: the directory ${dirname(target)} does not exist`, { field: "data_dir" });
+  if (isDir(file)) throw new ZeroDbError("invalid_input", `file: ${file} is a directory, not a backup`, { field: "file" });
   let reader: BackupReader;
   try {
     reader = openBackupReader(file);
@@ -231,5 +233,13 @@ function alive(pid: number): boolean {
     return true;
   } catch (err) {
     return (err as { code?: string }).code === "EPERM";
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
