@@ -16,4 +16,5 @@ export const SECTIONS: (() => Promise<Section>)[] = [
   () => load(import("./search.ts")),
   () => load(import("./recall.ts")),
   () => load(import("./viewer.ts")),
+  () => load(import("./compression.ts")),
 ];

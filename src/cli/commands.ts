@@ -37,6 +37,8 @@ export const COMMANDS: CommandTree = {
   stats: () => load(import("./commands/stats.ts")),
   export: () => load(import("./commands/export.ts")),
   import: () => load(import("./commands/import.ts")),
+  backup: () => load(import("./commands/backup.ts")),
+  restore: () => load(import("./commands/restore.ts")),
   version: () => load(import("./commands/version.ts")),
   completion: () => load(import("./commands/completion.ts")),
   // local harnesses (DESIGN.md 7.1)

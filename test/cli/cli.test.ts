@@ -83,8 +83,13 @@ describe("cli", () => {
     expect(stdoutExport.stdout).toBe(readFileSync(file, "utf8"));
     expect(await runJson(["import", file], { home: other.path })).toEqual({ records: 4, last_lsn: 4 });
     expect((await runZ(["export"], { home: other.path })).stdout).toBe(readFileSync(file, "utf8"));
-    // Importing into a store that has records is refused.
-    expectOneLineError(await runZ(["import", file], { home: other.path }), "empty");
+    // Into a store that has records (issue 20): its own records again are skipped, nothing is written twice...
+    expect(await runJson(["import", file], { home: other.path })).toEqual({ records: 4, last_lsn: 4, skipped: 4, purged: 0 });
+    expect((await runZ(["export"], { home: other.path })).stdout).toBe(readFileSync(file, "utf8"));
+    // ...and another store's records are refused.
+    using third = tempDir();
+    await runJson(["append", "--session", "c", "three"], { home: third.path });
+    expectOneLineError(await runZ(["import", file], { home: third.path }), "does not continue this store");
   });
 
   test("bad input on every command: one line naming the field, exit 1 or 2, nothing written", async () => {

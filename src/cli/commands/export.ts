@@ -1,56 +1,44 @@
-import { lstatSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { ZeroDbError, invalid } from "../../errors.ts";
+import { resolve } from "node:path";
+import { invalid } from "../../errors.ts";
 import { checkTenant } from "../../schema/common.ts";
-import { fileNameProblem, writeAtomic } from "../../util/atomic.ts";
+import { writeAtomic } from "../../util/atomic.ts";
+import { checkNewFile, outExists } from "../new-file.ts";
 import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
 import { ui } from "../log.ts";
 import { writeOut } from "../output.ts";
 
-/** The conflict for an --out that exists. */
-function outExists(out: string): ZeroDbError {
-  return new ZeroDbError("conflict", `${out} exists; export never overwrites a file`, { field: "out" });
-}
-
-/**
- * Refuses an --out that exists (a dangling symlink included: link() would
- * refuse it later anyway) or whose directory does not, before the store is
- * opened, so the refusal is clear and touches nothing (I6).
- */
-function checkNewFile(out: string): void {
-  let exists = true;
-  try {
-    lstatSync(out);
-  } catch {
-    exists = false;
-  }
-  if (exists) throw outExists(out);
-  const problem = fileNameProblem(out);
-  if (problem) throw invalid("out", problem);
-  let dir;
-  try {
-    dir = statSync(dirname(out));
-  } catch {
-    dir = undefined;
-  }
-  if (!dir?.isDirectory()) throw new ZeroDbError("invalid_input", `out: the directory ${dirname(out)} does not exist`, { field: "out" });
-}
-
 /** `zerodb export`: the tape as JSONL, to stdout or a new file. */
 export default zcommand({
-  meta: { name: "export", description: "Export the tape as JSONL (every tenant, or --tenant's), restorable with import" },
-  args: { out: { type: "string", description: "write to this new file (never overwritten) instead of stdout", valueHint: "file" } },
+  meta: {
+    name: "export",
+    description: "Export the tape as JSONL (every tenant, or --tenant's; records only, object bytes go with `zerodb backup`), restorable with import",
+  },
+  args: {
+    out: { type: "string", description: "write to this new file (never overwritten) instead of stdout", valueHint: "file" },
+    after: { type: "string", description: "only records after this LSN: an increment that import continues a copy with", valueHint: "lsn" },
+  },
   run: async (args) => {
     // A tenant that cannot exist is a typo to report, not an empty export (I6); checked before the store opens.
     if (args.tenant !== undefined) checkTenant(String(args.tenant));
-    if (args.out !== undefined) checkNewFile(resolve(String(args.out)));
+    const after = args.after === undefined ? 0 : Number(args.after);
+    if (!Number.isSafeInteger(after) || after < 0) throw invalid("after", "must be a whole number (an LSN)");
+    if (args.out !== undefined) checkNewFile(resolve(String(args.out)), "export");
     return withStore(args, async (store) => {
-      const records = store.exportTape(args.tenant !== undefined ? { tenant: String(args.tenant) } : {});
+      const all = store.exportTape(args.tenant !== undefined ? { tenant: String(args.tenant) } : {});
+      // Object bytes are not in an export (it stays plain JSONL text): `zerodb backup` carries them.
+      let objectRefs = 0;
+      const records = async function* () {
+        for await (const r of all) {
+          if (r.lsn <= after) continue;
+          if (r.kind === "object" && !("forgotten_by" in r)) objectRefs++;
+          yield r;
+        }
+      };
       let count = 0;
       if (args.out === undefined) {
         let buf = "";
-        for await (const r of records) {
+        for await (const r of records()) {
           buf += `${JSON.stringify(r)}\n`;
           count++;
           if (buf.length > 1 << 20) {
@@ -64,7 +52,7 @@ export default zcommand({
       const out = resolve(String(args.out));
       // Streamed into a temp file and linked into place: --out is never overwritten, nor left half written.
       const lines = async function* () {
-        for await (const r of records) {
+        for await (const r of records()) {
           yield `${JSON.stringify(r)}\n`;
           count++;
           if (process.stderr.isTTY && count % 10000 === 0) ui.info(`exported ${count} records…`);
@@ -73,11 +61,15 @@ export default zcommand({
       try {
         await writeAtomic(out, lines(), { publish: "new" });
       } catch (err) {
-        if ((err as { code?: string }).code === "EEXIST") throw outExists(out);
+        if ((err as { code?: string }).code === "EEXIST") throw outExists(out, "export");
         throw err;
       }
-      return { records: count, out };
+      // Said when it matters: the file names objects whose bytes it does not hold.
+      return { records: count, out, ...(objectRefs > 0 ? { object_refs_without_bytes: objectRefs } : {}) };
     });
   },
-  human: (r: { records: number; out: string }) => `exported ${r.records} records to ${r.out}`,
+  human: (r: { records: number; out: string; object_refs_without_bytes?: number }) =>
+    `exported ${r.records} records to ${r.out}${
+      r.object_refs_without_bytes ? ` (${r.object_refs_without_bytes} object references: their bytes are not in an export; \`zerodb backup\` carries them)` : ""
+    }`,
 });

@@ -29,9 +29,9 @@ async function* utf8Lines(stream: AsyncIterable<Uint8Array>): AsyncGenerator<{ n
   if (pending.length > 0) yield decode(pending);
 }
 
-/** `zerodb import FILE`: restore an export into an empty store, keeping LSNs. */
+/** `zerodb import FILE`: restore an export into an empty store, or continue a copy with an increment, keeping LSNs. */
 export default zcommand({
-  meta: { name: "import", description: "Import a JSONL export into an empty store (same records, same LSNs)" },
+  meta: { name: "import", description: "Import a JSONL export into an empty store, or an increment (export --after) into the copy it continues (same LSNs)" },
   args: { file: { type: "positional", description: "the export file ('-' for stdin)", required: true } },
   run: (args) => {
     const file = String(args.file);
@@ -66,5 +66,6 @@ export default zcommand({
       return store.importTape(records());
     });
   },
-  human: (r: { records: number; last_lsn: number }) => `imported ${r.records} records (last lsn ${r.last_lsn})`,
+  human: (r: { records: number; last_lsn: number; skipped?: number }) =>
+    `imported ${r.records - (r.skipped ?? 0)} records${r.skipped ? ` (${r.skipped} already here, skipped)` : ""} (last lsn ${r.last_lsn})`,
 });

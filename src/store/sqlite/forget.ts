@@ -92,7 +92,7 @@ export function forget(db: Database, tenant: string, input: ForgetInput): Forget
  * key stays reserved, I3) and the operation hash goes, since a hash of short
  * content is the content after a few guesses.
  */
-function purge(db: Database, tenant: string, found: Match[], by: { lsn: number; ts: number }): void {
+export function purge(db: Database, tenant: string, found: Match[], by: { lsn: number; ts: number }): void {
   const blank = db.query(
     `UPDATE tape SET ts = ?, subject = NULL, idem_key = NULL, idem_digest = ?, op_hash = NULL, content_hash = NULL, bytes = 0,
        text = NULL, data = NULL, checksum = NULL, sclass = 0, forgotten_by = ?
@@ -105,7 +105,7 @@ function purge(db: Database, tenant: string, found: Match[], by: { lsn: number; 
 }
 
 /** Brings sessions and facts back in line with the live tape rows. */
-function recomputeDerived(db: Database, tenant: string, found: Match[]): void {
+export function recomputeDerived(db: Database, tenant: string, found: Match[]): void {
   const sessionNames = new Set(found.filter((m) => m.kind === "turn").map((m) => m.subject!));
   for (const name of sessionNames) {
     const agg = db

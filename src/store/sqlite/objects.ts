@@ -139,7 +139,11 @@ function get({ db, blobs }: Place, tenant: string, input: ObjectGetInput): Objec
   const info = toInfo(verifyRow(db, row));
   const st = blobs.stat(info.object);
   // A ref without bytes: a tape imported without its object files.
-  if (!st) throw notFound(`the bytes of ${info.object} are not in this store (was the tape imported without its objects?)`, "object");
+  if (!st)
+    throw notFound(
+      `the bytes of ${info.object} are not in this store (an export carries no object bytes: move a store with zerodb backup and restore)`,
+      "object",
+    );
   return { ...info, size: st.size, path: blobs.path(info.object), read: (range) => blobs.read(info.object, range) };
 }
 

@@ -8,7 +8,7 @@ import { redactAppend, redactFact, redactLink, withRedacted } from "../redact-in
 import type { CheckResult, Memory, Store, WorkTrace } from "../types.ts";
 import { sqliteCapture } from "./capture.ts";
 import { factGet, factList, factSet } from "./facts.ts";
-import { finishPendingPurge, forget } from "./forget.ts";
+import { checkpoint, finishPendingPurge, forget } from "./forget.ts";
 import { linkAdd } from "./links.ts";
 import { openObjects, type ObjectsOptions } from "./objects.ts";
 import type { MigrateOptions } from "./migrate.ts";
@@ -124,7 +124,13 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     },
     importTape: async (records) => {
       try {
-        return await importRecords(db, records);
+        const result = await importRecords(db, records);
+        // An increment's forgets purged rows: out of the WAL, and their blobs collected (I9).
+        if ((result.purged ?? 0) > 0) {
+          checkpoint(db);
+          objects.collect();
+        }
+        return result;
       } catch (err) {
         throw toZeroDbError(err);
       }

@@ -10,8 +10,10 @@ import { turnClass } from "../../search/classify.ts";
 import { idemDigest, insertRow, isoTime, verifyRow } from "./_tape.ts";
 import { lsnRanges } from "../ranges.ts";
 import { type ForgetData, hiddenBy } from "./forget-record.ts";
+import { applyForget, sameAsStored } from "./increment.ts";
 
-interface Row {
+/** A tape row as export reads it. */
+export interface Row {
   lsn: number;
   tenant: string;
   kind: TapeRecord["kind"];
@@ -34,7 +36,8 @@ export function* exportRows(db: Database, tenant?: string): Generator<TapeRecord
   for (const row of (tenant ? stmt.iterate(tenant) : stmt.iterate()) as IterableIterator<Row>) yield toRecord(db, row);
 }
 
-function toRecord(db: Database, row: Row): TapeRecord {
+/** A tape row as an export record (a forgotten row keeps only what reserves its key). */
+export function toRecord(db: Database, row: Row): TapeRecord {
   const at = { lsn: row.lsn, tenant: row.tenant, ts: isoTime(row.ts) };
   if (row.forgotten_by !== null) {
     // Only what keeps the key reserved (I3): never the key, never the operation's hash.
@@ -71,30 +74,47 @@ export function linkText(link: { url: string; title?: string | null; note?: stri
 }
 
 /**
- * Restores records into an empty store in one transaction, keeping their LSNs
- * and deriving sessions, facts and the index as the live writes do.
+ * Restores records in one transaction, keeping their LSNs and deriving
+ * sessions, facts and the index as the live writes do. Into an empty store,
+ * or (issue 20) a store the records continue: those at or below its last LSN
+ * must be its own and are skipped; the rest must come after every LSN it
+ * ever used (I1).
  */
-export async function importRecords(db: Database, records: AsyncIterable<unknown>): Promise<{ records: number; last_lsn: number }> {
+export async function importRecords(
+  db: Database,
+  records: AsyncIterable<unknown>,
+): Promise<{ records: number; last_lsn: number; skipped?: number; purged?: number }> {
   // One write transaction around the whole stream: all records or none. It is
   // opened by hand because records arrive asynchronously, one line at a time,
   // so nothing is held in memory but the current record.
   db.run("BEGIN IMMEDIATE");
   try {
-    const existing = db.query("SELECT count(*) AS n FROM tape").get() as { n: number };
-    if (existing.n > 0) throw new ZeroDbError("conflict", "import needs an empty store: this one already holds records");
+    const base = (db.query("SELECT coalesce(max(lsn), 0) AS n FROM tape").get() as { n: number }).n;
+    // AUTOINCREMENT's high-water mark: an LSN below it was used, even if its row is gone (https://sqlite.org/autoinc.html).
+    const used = (db.query("SELECT coalesce(max(seq), 0) AS n FROM sqlite_sequence WHERE name = 'tape'").get() as { n: number } | null)?.n ?? 0;
     let last = 0;
     let line = 0;
+    let skipped = 0;
+    let purged = 0;
     for await (const raw of records) {
       line++;
       const rec = parseInput(tapeRecordSchema(raw), raw, `line ${line}`);
       if (rec.lsn <= last) throw new ZeroDbError("invalid_input", `line ${line}: lsn ${rec.lsn} is not greater than ${last}`, { field: `line ${line}.lsn` });
       last = rec.lsn;
+      if (rec.lsn <= base) {
+        sameAsStored(db, rec, { base, at: `line ${line}` });
+        skipped++;
+        continue;
+      }
+      if (rec.lsn <= used) throw new ZeroDbError("conflict", `line ${line}: lsn ${rec.lsn} was already used in this store`, { field: `line ${line}.lsn` });
       checkPayload(rec, `line ${line}`);
+      if (base > 0 && rec.kind === "forget" && !("forgotten_by" in rec)) purged += applyForget(db, rec, { base, at: `line ${line}` });
       restore(db, rec, `line ${line}`);
     }
     checkForgets(db);
     db.run("COMMIT");
-    return { records: line, last_lsn: last };
+    // skipped and purged only say something when the store held records before.
+    return base > 0 ? { records: line, last_lsn: Math.max(last, base), skipped, purged } : { records: line, last_lsn: last };
   } catch (err) {
     if (db.inTransaction) db.run("ROLLBACK");
     throw err;
