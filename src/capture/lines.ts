@@ -46,8 +46,18 @@ export function openRegular(path: string): number {
   throw Object.assign(new Error(`${path} is not a regular file`), { code: "ENOTREG" });
 }
 
-/** Opens a transcript for reading; throws ENOENT and the like as they are. */
+/** True for a zstd-compressed transcript (Codex compresses old rollouts in place: HARNESSES.md "Compression"). */
+export function isZstd(path: string): boolean {
+  return path.endsWith(".zst");
+}
+
+/**
+ * Opens a transcript for reading; throws ENOENT and the like as they are.
+ * A `.zst` file is read as its decompressed bytes, so offsets are those of
+ * the plain file it was made from and a cursor survives the compression.
+ */
 export function openLines(path: string): LineReader {
+  if (isZstd(path)) return memoryLines(readZstd(path));
   const fd = openRegular(path);
   let closed = false;
   const st = fstatSync(fd);
@@ -107,8 +117,65 @@ function indexOfNewline(buf: Uint8Array, from: number, to: number): number {
   return i >= 0 && i < to ? i : -1;
 }
 
+/** The decompressed bytes of a `.zst` file (opened as openRegular does: no symlink, no FIFO). */
+function readZstd(path: string): Uint8Array {
+  const fd = openRegular(path);
+  try {
+    const size = fstatSync(fd).size;
+    const buf = new Uint8Array(size);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, buf, got, size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    try {
+      return Bun.zstdDecompressSync(buf.subarray(0, got));
+    } catch (err) {
+      // A file being compressed (or cut) is not yet a whole frame: read it on a later run.
+      throw Object.assign(new Error(`${path} is not a complete zstd file`), { code: "EZSTD", cause: err });
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A LineReader over bytes in memory. */
+export function memoryLines(data: Uint8Array): LineReader {
+  return {
+    size: data.length,
+    *lines(offset: number) {
+      let start = offset;
+      while (start < data.length) {
+        const nl = data.indexOf(NEWLINE, start);
+        if (nl < 0) return;
+        yield { start, end: nl + 1, bytes: data.subarray(start, nl) };
+        start = nl + 1;
+      }
+    },
+    readAt(buf: Uint8Array, offset: number) {
+      const part = data.subarray(offset, offset + buf.length);
+      buf.set(part, 0);
+      return part.length;
+    },
+    [Symbol.dispose]() {},
+  };
+}
+
+/** The size of a transcript as its lines are counted: the decompressed size of a `.zst` file. */
+export function transcriptSize(path: string): number {
+  using reader = openLines(path);
+  return reader.size;
+}
+
 /** How many complete lines the file holds from `offset` on (for `capture status`). */
 export function countLines(path: string, offset: number): number {
+  if (isZstd(path)) {
+    let count = 0;
+    using reader = openLines(path);
+    for (const _ of reader.lines(offset)) count++;
+    return count;
+  }
   const fd = openRegular(path);
   try {
     const size = fstatSync(fd).size;

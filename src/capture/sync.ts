@@ -4,14 +4,15 @@
  * per-run bound), or compared with its cursor.
  */
 import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { captureSession, projectSession } from "../project.ts";
 import type { CursorRow } from "../store/capture.ts";
 import { SYNC_BATCH_ENTRIES, RUN_MAX_BYTES } from "./limits.ts";
-import { countLines, openLines } from "./lines.ts";
+import { codexSource, rolloutId } from "./codex.ts";
+import { countLines, isZstd, openLines, transcriptSize } from "./lines.ts";
 import { type RunResult, captureSources } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
-import { type Source, harnessSessionId, mainSource, subagentSources } from "./sources.ts";
+import { type Format, type Source, harnessSessionId, mainSource, subagentSources } from "./sources.ts";
 import { listDir } from "../util/fs.ts";
 
 /** Every main transcript `<projects>/<slug>/<session id>.jsonl`, sorted. */
@@ -24,9 +25,20 @@ export function findTranscripts(projectsDir: string): string[] {
   return out;
 }
 
+/** A transcript's harness, harness session id and sources, from its file name. */
+export function transcriptSources(path: string): { format: Format; harnessId: string; sources: Source[] } {
+  const name = basename(path);
+  const thread = rolloutId(name);
+  if (thread !== undefined) return { format: "codex", harnessId: thread, sources: [codexSource(path, thread)] };
+  const harnessId = harnessSessionId(path);
+  return { format: "claude-code", harnessId, sources: [mainSource(path, harnessId), ...subagentSources(path, harnessId)] };
+}
+
 /**
  * The working directory a transcript was recorded in: the first line that
- * names one. The slug of its directory is lossy and never decoded (HARNESSES.md).
+ * names one (Claude Code: `cwd` on message lines; Codex: `payload.cwd` of
+ * session_meta and turn_context). The slug of a Claude Code directory is
+ * lossy and never decoded (HARNESSES.md).
  */
 export function transcriptCwd(path: string): string | undefined {
   let seen = 0;
@@ -37,7 +49,8 @@ export function transcriptCwd(path: string): string | undefined {
       const text = Buffer.from(line.bytes.buffer, line.bytes.byteOffset, line.bytes.byteLength).toString("utf8");
       if (!text.includes('"cwd"')) continue;
       try {
-        const cwd = (JSON.parse(text) as { cwd?: unknown }).cwd;
+        const line = JSON.parse(text) as { cwd?: unknown; payload?: { cwd?: unknown } };
+        const cwd = line.cwd ?? line.payload?.cwd;
         if (typeof cwd === "string" && cwd !== "") return cwd;
       } catch {
         // A broken line: look further.
@@ -58,9 +71,8 @@ interface Planned {
 }
 
 async function plan(sink: CaptureSink, transcript: string): Promise<Planned> {
-  const harnessId = harnessSessionId(transcript);
-  const sources = [mainSource(transcript, harnessId), ...subagentSources(transcript, harnessId)];
-  const row = await sink.cursor(harnessId);
+  const { harnessId, sources } = transcriptSources(transcript);
+  const row = await sink.cursor(sources[0]!.key);
   if (row) return { transcript, harnessId, sources, session: row.session };
   const cwd = transcriptCwd(transcript);
   return { transcript, harnessId, sources, ...(cwd ? { session: captureSession(projectSession(cwd), harnessId) } : {}) };
@@ -114,8 +126,10 @@ export async function syncTranscripts(
 
 /** One source's standing. */
 export interface StatusRow {
-  /** The harness session id, or `<id>/<agent file name>` for a subagent transcript. */
+  /** The harness session id, or `<id>/<agent file name>` for a subagent transcript, or `codex:<thread id>`. */
   source: string;
+  /** The harness that wrote the transcript. */
+  harness: Format;
   capture_session: string | null;
   transcript: string;
   lines_captured: number;
@@ -130,8 +144,8 @@ export async function captureStatus(sink: CaptureSink, transcripts: string[]): P
   const cursors = new Map((await sink.cursors()).map((c): [string, CursorRow] => [c.source, c]));
   const seen = new Set<string>();
   for (const t of transcripts) {
-    const harnessId = harnessSessionId(t);
-    for (const s of [mainSource(t, harnessId), ...subagentSources(t, harnessId)]) {
+    const { format, sources } = transcriptSources(t);
+    for (const s of sources) {
       seen.add(s.key);
       const c = cursors.get(s.key);
       let behind = 0;
@@ -140,7 +154,14 @@ export async function captureStatus(sink: CaptureSink, transcripts: string[]): P
       } catch {
         behind = 0;
       }
-      rows.push({ source: s.key, capture_session: c?.session ?? null, transcript: s.path, lines_captured: c?.position ?? 0, lines_behind: behind });
+      rows.push({
+        source: s.key,
+        harness: format,
+        capture_session: c?.session ?? null,
+        transcript: s.path,
+        lines_captured: c?.position ?? 0,
+        lines_behind: behind,
+      });
     }
   }
   for (const c of cursors.values()) {
@@ -156,6 +177,7 @@ export async function captureStatus(sink: CaptureSink, transcripts: string[]): P
     }
     rows.push({
       source: c.source,
+      harness: c.source.startsWith("codex:") ? "codex" : "claude-code",
       capture_session: c.session,
       transcript: c.path,
       lines_captured: c.position,
@@ -168,7 +190,7 @@ export async function captureStatus(sink: CaptureSink, transcripts: string[]): P
 
 function sizeOf(path: string): number {
   try {
-    return statSync(path).size;
+    return isZstd(path) ? transcriptSize(path) : statSync(path).size;
   } catch {
     return 0;
   }

@@ -7,6 +7,8 @@ export { readState } from "./apply.ts";
 export { captureConfigJob, hooksJob } from "./capture-jobs.ts";
 export { HOOK_EVENTS, readHooks } from "./claude-hooks.ts";
 export { claudeConfigDir, claudeSettingsPath } from "./claude-paths.ts";
+export { codexHome } from "./codex.ts";
+export { codexNotifyJob, codexNotifyCommand } from "./codex-notify.ts";
 export { isExecutable } from "./detect.ts";
 export { parseJson, toValue } from "./jsonc.ts";
 export { claudeCode, HARNESSES, harnessNamed } from "./registry.ts";

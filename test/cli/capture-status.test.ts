@@ -5,6 +5,7 @@ import { renderStatus } from "../../src/cli/commands/capture-status.ts";
 
 const row = (source: string, capture_session: string | null, captured: number, behind: number, extra: Partial<StatusRow> = {}): StatusRow => ({
   source,
+  harness: "claude-code",
   capture_session,
   transcript: `/t/${source}.jsonl`,
   lines_captured: captured,
