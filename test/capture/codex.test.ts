@@ -1,0 +1,113 @@
+/**
+ * Codex CLI capture (DESIGN.md 14): rollouts (fixtures written from
+ * HARNESSES.md, see _codex.ts) backfilled by `capture sync`, captured by the
+ * notify hook, exactly once across repeated runs, SIGKILLed runs and the
+ * rollout's compression to `.jsonl.zst`, under the same project session as
+ * Claude Code's for the same directory.
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { captureSession, projectSession } from "../../src/project.ts";
+import { tempDir } from "../helpers.ts";
+import { codexEnv, codexLayout, notification, spawnCodexHook, writeRollout } from "./_codex.ts";
+import { expectedKeys, keysOf, logLines, readSession, runJson, runZ } from "./_fixtures.ts";
+
+const T1 = "019a0000-1111-7000-8000-000000000001";
+const T2 = "019a0000-2222-7000-8000-000000000002";
+const linesOf = (turns: number) => 4 + 8 * turns + 3;
+
+describe("Codex capture", () => {
+  test("capture sync backfills every rollout once, into the directory's project session, with kinds; status lists them", async () => {
+    using dir = tempDir();
+    const L = codexLayout(dir.path);
+    writeRollout(L.rollout(T1), T1, L.cwd, 3);
+    const env = { CODEX_HOME: L.codexHome, CLAUDE_CONFIG_DIR: `${dir.path}/no-claude` };
+    const first = await runJson(["capture", "sync"], { home: dir.path, env });
+    expect(first).toMatchObject({ transcripts: 1, appended: linesOf(3), skipped: 0, warnings: [] });
+    const again = await runJson(["capture", "sync"], { home: dir.path, env });
+    expect(again).toMatchObject({ appended: 0, skipped: 0 });
+    const session = captureSession(projectSession(L.cwd), T1);
+    const turns = await readSession(dir.path, session);
+    expect(keysOf(turns)).toEqual({ keys: expectedKeys(`codex:${T1}`, linesOf(3)), duplicates: [] });
+    const t = turns.slice(4, 12).map((x: any) => [x.role, x.meta.kind, x.meta.noise ?? null, x.content]);
+    expect(t).toEqual([
+      ["user", "prompt", null, "turn 0 question"],
+      ["note", "system", "bookkeeping", expect.stringContaining("[event_msg user_message]")],
+      ["assistant", "reply", null, "[reasoning]\nturn 0 thinking"],
+      ["assistant", "tool_call", null, '[tool_use exec_command]\n{"cmd":"echo 0"}'],
+      ["tool", "tool_result", null, "[tool_result]\nturn 0 output"],
+      ["assistant", "reply", null, "turn 0 answer"],
+      ["note", "system", "bookkeeping", expect.stringContaining("[event_msg agent_message]")],
+      ["note", "system", "bookkeeping", expect.stringContaining("token_count")],
+    ]);
+    // Injected context is not a prompt.
+    expect(turns.slice(1, 3).map((x: any) => x.meta.kind)).toEqual(["system", "system"]);
+    // Search finds the answer once: the event_msg copy is bookkeeping.
+    const { hits } = await runJson(["search", "turn", "2", "answer"], { home: dir.path });
+    expect(hits.filter((h: any) => h.matched.length === 3).map((h: any) => [h.session, h.role])).toEqual([[session, "assistant"]]);
+    const status = await runJson(["capture", "status"], { home: dir.path, env });
+    expect(status.sessions).toEqual([
+      { source: `codex:${T1}`, harness: "codex", capture_session: session, transcript: L.rollout(T1), lines_captured: linesOf(3), lines_behind: 0 },
+    ]);
+  }, 60_000);
+
+  test("a rollout compressed to .jsonl.zst after a partial capture is recognised and finished, no line twice", async () => {
+    using dir = tempDir();
+    const L = codexLayout(dir.path);
+    writeRollout(L.rollout(T2), T2, L.cwd, 20); // 167 lines: the hook takes 64
+    const hook = spawnCodexHook(L, T2);
+    expect(await hook.exited).toBe(0);
+    expect(await new Response(hook.stdout).text()).toBe("");
+    const env = { CODEX_HOME: L.codexHome, CLAUDE_CONFIG_DIR: `${dir.path}/no-claude` };
+    const before = await runJson(["capture", "status"], { home: dir.path, env });
+    expect(before.sessions.map((s: any) => [s.source, s.lines_captured, s.lines_behind])).toEqual([[`codex:${T2}`, 64, linesOf(20) - 64]]);
+    // Codex's local_thread_store_compression: zstd in place, the plain file removed.
+    const zst = `${L.rollout(T2)}.zst`;
+    writeFileSync(zst, Bun.zstdCompressSync(readFileSync(L.rollout(T2)), { level: 3 }));
+    unlinkSync(L.rollout(T2));
+    const sync = await runJson(["capture", "sync"], { home: dir.path, env });
+    expect(sync).toMatchObject({ transcripts: 1, appended: linesOf(20) - 64, skipped: 0, warnings: [] });
+    expect((await runJson(["capture", "sync"], { home: dir.path, env })).appended).toBe(0);
+    const turns = await readSession(dir.path, captureSession(projectSession(L.cwd), T2));
+    expect(keysOf(turns)).toEqual({ keys: expectedKeys(`codex:${T2}`, linesOf(20)), duplicates: [] });
+    const after = await runJson(["capture", "status"], { home: dir.path, env });
+    expect(after.sessions.map((s: any) => [s.source, s.transcript, s.lines_captured, s.lines_behind])).toEqual([[`codex:${T2}`, zst, linesOf(20), 0]]);
+    expect(await logLines(dir.path)).toEqual([]);
+  }, 60_000);
+
+  test("the notify hook exits 0 with nothing on stdout and one log line on a bad notification or an unknown thread", async () => {
+    using dir = tempDir();
+    const L = codexLayout(dir.path);
+    for (const payload of ["not json", notification("019a0000-9999-7000-8000-000000000009", L.cwd)]) {
+      const r = await runZ(["hook", "codex", payload], { home: dir.path, env: codexEnv(L), cwd: L.cwd });
+      expect([r.code, r.stdout, r.stderr]).toEqual([0, "", ""]);
+    }
+    const log = await logLines(dir.path);
+    expect(log).toHaveLength(2);
+    expect(log[0]).toContain("not JSON");
+    expect(log[1]).toContain("no rollout of thread 019a0000-9999");
+  }, 60_000);
+
+  test("20 notify hooks killed with SIGKILL, then capture sync: no duplicate, no gap", async () => {
+    using dir = tempDir();
+    const L = codexLayout(dir.path);
+    const turns = 1000;
+    writeRollout(L.rollout(T1), T1, L.cwd, turns, "kill");
+    let killed = 0;
+    for (let i = 0; i < 200 && killed < 20; i++) {
+      const proc = spawnCodexHook(L, T1);
+      // The delay is the kill point inside a run, not a wait for a condition.
+      await Bun.sleep(10 + ((i * 7) % 60));
+      proc.kill("SIGKILL");
+      await proc.exited;
+      if (proc.signalCode === "SIGKILL") killed++;
+    }
+    expect(killed).toBe(20);
+    const env = { CODEX_HOME: L.codexHome, CLAUDE_CONFIG_DIR: `${dir.path}/no-claude` };
+    const sync = await runJson(["capture", "sync"], { home: dir.path, env });
+    expect(sync.warnings).toEqual([]);
+    expect(sync.appended).toBeGreaterThan(0);
+    const stored = await readSession(dir.path, captureSession(projectSession(L.cwd), T1));
+    expect(keysOf(stored)).toEqual({ keys: expectedKeys(`codex:${T1}`, linesOf(turns)), duplicates: [] });
+  }, 180_000);
+});
