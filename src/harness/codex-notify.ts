@@ -91,5 +91,7 @@ export function codexNotifyJob(ctx: HarnessContext, argv: string[] | undefined):
     path: join(codexHome(ctx), "config.toml"),
     plan: (text) => (argv !== undefined ? planNotify(text, argv) : planRemoveNotify(text)),
     sameSettings: (a, b) => codex.sameSettings(a, b),
+    // config.toml is also the MCP job's file: connect runs this job after it, disconnect before it.
+    backupSuffix: ".zerodb-notify-backup",
   };
 }

@@ -1,6 +1,6 @@
 /** Codex's capture hook: `notify` in config.toml, added and removed as one line; connect --capture then disconnect gives back the bytes. */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { planNotify, planRemoveNotify } from "../../src/harness/codex-notify.ts";
 import { readToml } from "../../src/harness/toml.ts";
@@ -69,9 +69,18 @@ describe("Codex notify", () => {
     ]);
     const d = await runJson(["disconnect", "--harness", "codex"], { home: home.path });
     expect(d.results.map((o: any) => [o.what, o.status])).toEqual([
-      ["mcp", "removed"],
       ["hooks", "removed"],
+      ["mcp", "removed"],
     ]);
     expect(readFileSync(config, "utf8")).toBe(USER_CONFIG);
+  });
+
+  test("a config.toml connect --capture created is gone after disconnect", async () => {
+    using home = tempDir();
+    mkdirSync(join(home.path, ".codex"));
+    await runJson(["connect", "--capture", "--harness", "codex"], { home: home.path });
+    expect(readToml(readFileSync(join(home.path, ".codex", "config.toml"), "utf8")).notify).toBeDefined();
+    await runJson(["disconnect", "--harness", "codex"], { home: home.path });
+    expect(existsSync(join(home.path, ".codex", "config.toml"))).toBe(false);
   });
 });

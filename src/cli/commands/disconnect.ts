@@ -16,8 +16,9 @@ export default zcommand({
     const ctx = harnessContext();
     // Removal looks at every selected harness, installed or not: a leftover entry is still ours to remove.
     const sel = { ...selection(ctx, args.harness), explicit: true };
-    const jobs: (FileJob | Outcome)[] = mcpJobs(sel, undefined);
-    if (sel.harnesses.some((h) => h.name === "codex")) jobs.push(codexNotifyJob(ctx, undefined));
+    // Codex's notify comes off before its MCP table: the reverse of connect, so each backup restores its own step.
+    const jobs: (FileJob | Outcome)[] = sel.harnesses.some((h) => h.name === "codex") ? [codexNotifyJob(ctx, undefined)] : [];
+    jobs.push(...mcpJobs(sel, undefined));
     if (sel.harnesses.includes(claudeCode)) {
       jobs.push(hooksJob(ctx, undefined));
       // Without hooks nothing captures; say so in the config so doctor agrees.
