@@ -2,9 +2,12 @@
 import type { Rendered } from "./render.ts";
 import { renderLine } from "./render.ts";
 import { renderCodexLine } from "./render-codex.ts";
+import { renderGeminiLine } from "./render-gemini.ts";
 import type { Format } from "./sources.ts";
 
 /** The line renderer of a format (Claude Code's when none is named). */
 export function rendererOf(format: Format | undefined): (text: string) => Rendered {
-  return format === "codex" ? renderCodexLine : renderLine;
+  if (format === "codex") return renderCodexLine;
+  if (format === "gemini") return renderGeminiLine;
+  return renderLine;
 }

@@ -9,7 +9,7 @@ import { sha256Hex } from "../util/hash.ts";
 import { listDir } from "../util/fs.ts";
 
 /** Which harness wrote a transcript, so which renderer reads its lines. */
-export type Format = "claude-code" | "codex";
+export type Format = "claude-code" | "codex" | "gemini";
 
 /** One transcript file and how its entries are named. */
 export interface Source {

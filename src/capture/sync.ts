@@ -9,7 +9,8 @@ import { captureSession, projectSession } from "../project.ts";
 import type { CursorRow } from "../store/capture.ts";
 import { SYNC_BATCH_ENTRIES, RUN_MAX_BYTES } from "./limits.ts";
 import { codexSource, rolloutId } from "./codex.ts";
-import { countLines, isZstd, openLines, transcriptSize } from "./lines.ts";
+import { chatCwd, chatPlace, chatSessionId, geminiSource } from "./gemini.ts";
+import { countLines, isJsonChat, isZstd, openLines, transcriptSize } from "./lines.ts";
 import { type RunResult, captureSources } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
 import { type Format, type Source, harnessSessionId, mainSource, subagentSources } from "./sources.ts";
@@ -25,13 +26,18 @@ export function findTranscripts(projectsDir: string): string[] {
   return out;
 }
 
-/** A transcript's harness, harness session id and sources, from its file name. */
-export function transcriptSources(path: string): { format: Format; harnessId: string; sources: Source[] } {
+/** A transcript's harness, harness session id (undefined while a Gemini chat has no first line), sources, and a way to find its working directory. */
+export function transcriptSources(path: string): { format: Format; harnessId?: string; sources: Source[]; cwd: () => string | undefined } {
   const name = basename(path);
   const thread = rolloutId(name);
-  if (thread !== undefined) return { format: "codex", harnessId: thread, sources: [codexSource(path, thread)] };
+  if (thread !== undefined) return { format: "codex", harnessId: thread, sources: [codexSource(path, thread)], cwd: () => transcriptCwd(path) };
+  const place = chatPlace(path);
+  if (place !== undefined) {
+    const harnessId = chatSessionId(path, place);
+    return { format: "gemini", ...(harnessId ? { harnessId } : {}), sources: [geminiSource(path, place)], cwd: () => chatCwd(place) };
+  }
   const harnessId = harnessSessionId(path);
-  return { format: "claude-code", harnessId, sources: [mainSource(path, harnessId), ...subagentSources(path, harnessId)] };
+  return { format: "claude-code", harnessId, sources: [mainSource(path, harnessId), ...subagentSources(path, harnessId)], cwd: () => transcriptCwd(path) };
 }
 
 /**
@@ -65,17 +71,17 @@ export function transcriptCwd(path: string): string | undefined {
 /** One transcript of a sync: its sources and the capture session they go to, when it can be known. */
 interface Planned {
   transcript: string;
-  harnessId: string;
   sources: Source[];
   session?: string;
 }
 
 async function plan(sink: CaptureSink, transcript: string): Promise<Planned> {
-  const { harnessId, sources } = transcriptSources(transcript);
+  const t = transcriptSources(transcript);
+  const { sources } = t;
   const row = await sink.cursor(sources[0]!.key);
-  if (row) return { transcript, harnessId, sources, session: row.session };
-  const cwd = transcriptCwd(transcript);
-  return { transcript, harnessId, sources, ...(cwd ? { session: captureSession(projectSession(cwd), harnessId) } : {}) };
+  if (row) return { transcript, sources, session: row.session };
+  const cwd = t.cwd();
+  return { transcript, sources, ...(cwd && t.harnessId ? { session: captureSession(projectSession(cwd), t.harnessId) } : {}) };
 }
 
 /** What a sync did. */
@@ -177,7 +183,7 @@ export async function captureStatus(sink: CaptureSink, transcripts: string[]): P
     }
     rows.push({
       source: c.source,
-      harness: c.source.startsWith("codex:") ? "codex" : "claude-code",
+      harness: c.source.startsWith("codex:") ? "codex" : c.source.startsWith("gemini:") ? "gemini" : "claude-code",
       capture_session: c.session,
       transcript: c.path,
       lines_captured: c.position,
@@ -190,7 +196,7 @@ export async function captureStatus(sink: CaptureSink, transcripts: string[]): P
 
 function sizeOf(path: string): number {
   try {
-    return isZstd(path) ? transcriptSize(path) : statSync(path).size;
+    return isZstd(path) || isJsonChat(path) ? transcriptSize(path) : statSync(path).size;
   } catch {
     return 0;
   }

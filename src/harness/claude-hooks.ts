@@ -26,9 +26,18 @@ export const HOOK_EVENTS = [
 /** The words every zerodb hook command ends with. */
 export const HOOK_SUFFIX = "hook claude-code";
 
+/** Which hooks a settings file of the Claude Code shape gets: the events with their timeouts, and how zerodb's command ends. */
+export interface HookSpec {
+  events: readonly { event: string; timeout: number }[];
+  suffix: string;
+}
+
+/** Claude Code's (the default of every function here). */
+export const CLAUDE_HOOKS: HookSpec = { events: HOOK_EVENTS, suffix: HOOK_SUFFIX };
+
 /** True when a hook command is zerodb's. */
-export function isZerodbHook(command: unknown): command is string {
-  return typeof command === "string" && command.trimEnd().endsWith(` ${HOOK_SUFFIX}`);
+export function isZerodbHook(command: unknown, suffix = HOOK_SUFFIX): command is string {
+  return typeof command === "string" && command.trimEnd().endsWith(` ${suffix}`);
 }
 
 const JSON_OPTS = { jsonc: false };
@@ -44,7 +53,7 @@ function parse(text: string): Record<string, unknown> {
 }
 
 /** zerodb's handlers in a settings file: where each is and what it runs. */
-export function findZerodbHooks(value: unknown): { event: string; group: number; handler: number; command: string; timeout?: unknown }[] {
+export function findZerodbHooks(value: unknown, suffix = HOOK_SUFFIX): { event: string; group: number; handler: number; command: string; timeout?: unknown }[] {
   const hooks = getPath(value, ["hooks"]);
   const out: ReturnType<typeof findZerodbHooks> = [];
   if (!isObject(hooks)) return out;
@@ -54,7 +63,7 @@ export function findZerodbHooks(value: unknown): { event: string; group: number;
       const handlers = isObject(g) ? g.hooks : undefined;
       if (!Array.isArray(handlers)) return;
       handlers.forEach((h, hi) => {
-        if (isObject(h) && isZerodbHook(h.command)) out.push({ event, group: gi, handler: hi, command: h.command, timeout: h.timeout });
+        if (isObject(h) && isZerodbHook(h.command, suffix)) out.push({ event, group: gi, handler: hi, command: h.command, timeout: h.timeout });
       });
     });
   }
@@ -62,18 +71,18 @@ export function findZerodbHooks(value: unknown): { event: string; group: number;
 }
 
 /** zerodb's hooks as a settings file holds them (doctor). Throws on a malformed file. */
-export function readHooks(text: string | undefined): ReturnType<typeof findZerodbHooks> {
-  return text === undefined || text.trim() === "" ? [] : findZerodbHooks(parse(text));
+export function readHooks(text: string | undefined, suffix = HOOK_SUFFIX): ReturnType<typeof findZerodbHooks> {
+  return text === undefined || text.trim() === "" ? [] : findZerodbHooks(parse(text), suffix);
 }
 
 /** Plans installing (or refreshing) the hooks with `command` as the handler. Throws on a malformed file. */
-export function planHooks(text: string | undefined, command: string): Plan {
+export function planHooks(text: string | undefined, command: string, spec: HookSpec = CLAUDE_HOOKS): Plan {
   let out = text ?? "";
   const before = out.trim() === "" ? {} : parse(out);
-  const existing = findZerodbHooks(before);
-  for (const { event, timeout } of HOOK_EVENTS) {
+  const existing = findZerodbHooks(before, spec.suffix);
+  for (const { event, timeout } of spec.events) {
     const desired = { type: "command", command, timeout };
-    const ours = findZerodbHooks(out.trim() === "" ? {} : parse(out)).filter((h) => h.event === event);
+    const ours = findZerodbHooks(out.trim() === "" ? {} : parse(out), spec.suffix).filter((h) => h.event === event);
     // Stale duplicates (an older path) would run twice: keep the first, drop the rest.
     for (const dup of ours.slice(1).reverse()) out = removeHandler(out, dup);
     const first = ours[0];
@@ -93,9 +102,9 @@ export function planHooks(text: string | undefined, command: string): Plan {
 }
 
 /** Plans removing every zerodb handler (and groups, events and `hooks` it leaves empty). Throws on a malformed file. */
-export function planRemoveHooks(text: string | undefined): Plan {
+export function planRemoveHooks(text: string | undefined, spec: HookSpec = CLAUDE_HOOKS): Plan {
   if (text === undefined || text.trim() === "") return { change: "absent" };
-  const found = findZerodbHooks(parse(text));
+  const found = findZerodbHooks(parse(text), spec.suffix);
   if (found.length === 0) return { change: "absent" };
   let out = text;
   // From the last to the first, so earlier indexes stay valid.

@@ -4,7 +4,7 @@
  * src/harness/ imports from here.
  */
 export { readState } from "./apply.ts";
-export { captureConfigJob, hooksJob } from "./capture-jobs.ts";
+export { captureConfigJob, GEMINI_HOOKS, geminiHooksJob, hooksJob } from "./capture-jobs.ts";
 export { HOOK_EVENTS, readHooks } from "./claude-hooks.ts";
 export { claudeConfigDir, claudeSettingsPath } from "./claude-paths.ts";
 export { codexHome } from "./codex.ts";

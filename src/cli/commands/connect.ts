@@ -6,6 +6,7 @@ import {
   codexNotifyCommand,
   codexNotifyJob,
   type FileJob,
+  geminiHooksJob,
   hookCommand,
   hooksJob,
   mcpJobs,
@@ -22,12 +23,12 @@ import { configFrom } from "../context.ts";
 export default zcommand({
   meta: {
     name: "connect",
-    description: "Register zerodb's MCP server with every installed agent harness (--capture: the Claude Code and Codex capture hooks too)",
+    description: "Register zerodb's MCP server with every installed agent harness (--capture: the Claude Code, Codex and Gemini CLI capture hooks too)",
   },
   args: {
     harness: harnessArg,
     "dry-run": { type: "boolean", description: "show the diff of each file and write nothing" },
-    capture: { type: "boolean", description: "also install the capture hooks (Claude Code hooks, Codex notify) and turn capture on" },
+    capture: { type: "boolean", description: "also install the capture hooks (Claude Code and Gemini CLI hooks, Codex notify) and turn capture on" },
   },
   async run(args) {
     const config = configFrom(args);
@@ -65,6 +66,12 @@ export default zcommand({
         jobs.push({ target: "codex", what: "hooks", label: "Codex notify hook", status: "skipped", detail: "Codex is not installed" });
       else if (codex.blocked?.(ctx)) jobs.push({ target: "codex", what: "hooks", label: "Codex notify hook", status: "failed", detail: codex.blocked(ctx)! });
       else jobs.push(codexNotifyJob(ctx, codexNotifyCommand(self, config.home)));
+    }
+    const gemini = sel.harnesses.find((h) => h.name === "gemini");
+    if (wantHooks && gemini) {
+      if (!sel.explicit && !gemini.installed(ctx))
+        jobs.push({ target: "gemini", what: "hooks", label: "Gemini CLI hooks", status: "skipped", detail: "Gemini CLI is not installed" });
+      else jobs.push(geminiHooksJob(ctx, hookCommand(self, { home: config.home, platform: ctx.platform, suffix: "hook gemini" })));
     }
     if (args.capture === true) jobs.push(captureConfigJob(config.configFile, true));
     return { dry_run: dryRun, command: spec.command, results: runJobs(jobs, dryRun) };
