@@ -41,6 +41,7 @@ export const GEMINI_HOOKS: HookSpec = {
     { event: "SessionEnd", timeout: 10_000 },
   ],
   suffix: "hook gemini",
+  jsonc: true,
 };
 
 /** Installs Gemini CLI's hooks running `command`, or (undefined) removes zerodb's. */
@@ -51,7 +52,7 @@ export function geminiHooksJob(ctx: HarnessContext, command: string | undefined)
     label: "Gemini CLI hooks",
     path: harnessNamed("gemini")!.configPath(ctx)!,
     plan: (text) => (command !== undefined ? planHooks(text, command, GEMINI_HOOKS) : planRemoveHooks(text, GEMINI_HOOKS)),
-    sameSettings: (a, b) => sameJsonSettings(a, b, { jsonc: false, container: "hooks" }),
+    sameSettings: (a, b) => sameJsonSettings(a, b, { jsonc: true, container: "hooks" }),
     // settings.json is also the MCP job's file: connect runs this job after it, disconnect before it.
     backupSuffix: ".zerodb-hooks-backup",
   };
