@@ -73,8 +73,8 @@ export function findZerodbHooks(value: unknown, suffix = HOOK_SUFFIX): { event: 
 }
 
 /** zerodb's hooks as a settings file holds them (doctor). Throws on a malformed file. */
-export function readHooks(text: string | undefined, suffix = HOOK_SUFFIX): ReturnType<typeof findZerodbHooks> {
-  return text === undefined || text.trim() === "" ? [] : findZerodbHooks(parse(text), suffix);
+export function readHooks(text: string | undefined, spec: HookSpec = CLAUDE_HOOKS): ReturnType<typeof findZerodbHooks> {
+  return text === undefined || text.trim() === "" ? [] : findZerodbHooks(parse(text, { jsonc: spec.jsonc === true }), spec.suffix);
 }
 
 /** Plans installing (or refreshing) the hooks with `command` as the handler. Throws on a malformed file. */
