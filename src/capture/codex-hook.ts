@@ -2,14 +2,17 @@
  * `zerodb hook codex`: Codex's notify program (HARNESSES.md "Codex CLI").
  * Codex runs it after each turn with one JSON argument (`type`,
  * `thread-id`, `cwd`, ...); it captures that thread's rollout beyond its
- * cursor, bounded per run as the Claude Code hook is (DESIGN.md 7.2). It
- * never fails Codex: whatever goes wrong is one line in capture.log.
+ * cursor. Codex starts notify and does not wait for it, so a run is not
+ * bounded as the Claude Code hook's is: it catches the rollout up to its
+ * end, in batches (as `capture sync` does), and a thread is never left
+ * behind at its last turn. It never fails Codex: whatever goes wrong is one
+ * line in capture.log.
  */
 import type { Config } from "../config.ts";
 import { captureSession, projectSession } from "../project.ts";
 import { codexSource, findRollout } from "./codex.ts";
 import { describe } from "./hook.ts";
-import { RUN_MAX_BYTES, RUN_MAX_ENTRIES } from "./limits.ts";
+import { RUN_MAX_BYTES, SYNC_BATCH_ENTRIES } from "./limits.ts";
 import { logLine } from "./log.ts";
 import { captureSources } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
@@ -45,14 +48,13 @@ export async function runCodexHook(io: CodexHookIo): Promise<void> {
       // The rollout's own cwd first, as `capture sync` reads it: both put the thread in one session.
       const cwd = transcriptCwd(rollout) ?? note.cwd;
       if (cwd === undefined) throw new Error("neither the rollout nor the notification names a working directory");
-      const entries = config.file.capture?.max_entries_per_run ?? RUN_MAX_ENTRIES;
       const r = await io.withSink(config, (sink) =>
         captureSources({
           sink,
           sources: [codexSource(rollout, note.thread)],
           session: captureSession(projectSession(cwd), note.thread),
           redact: config.redact,
-          budget: { entries, bytes: RUN_MAX_BYTES },
+          budget: { entries: Number.POSITIVE_INFINITY, bytes: Number.POSITIVE_INFINITY, batchEntries: SYNC_BATCH_ENTRIES, batchBytes: RUN_MAX_BYTES },
         }),
       );
       problems.push(...r.warnings);

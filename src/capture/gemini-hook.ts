@@ -3,7 +3,8 @@
  * hook (HARNESSES.md "Gemini CLI"). Its stdin names the chat file
  * (`transcript_path`) and the session; the hook captures that chat and its
  * subagents' chats beyond their cursors, bounded per run as the Claude Code
- * hook is. Gemini deletes old chats itself, so capture happens here, as the
+ * hook is (Gemini waits for its hooks); at SessionEnd a chat still behind
+ * is finished by a detached `capture sync`, as Claude Code's is. Gemini deletes old chats itself, so capture happens here, as the
  * session goes. Exit 0 with nothing on stdout (Gemini shows stdout to the
  * user; any exit code but 0 and 1 blocks): problems go to capture.log.
  */
@@ -22,6 +23,8 @@ export interface GeminiHookIo {
   fallbackHome(): string;
   stdin(): Promise<Uint8Array>;
   withSink<T>(config: Config, fn: (sink: CaptureSink) => Promise<T>): Promise<T>;
+  /** Starts a detached catch-up of one chat that outlives the hook (SessionEnd). */
+  catchUp?(chatPath: string): void;
   warn?(line: string): void;
 }
 
@@ -58,6 +61,7 @@ export async function runGeminiHook(io: GeminiHookIo): Promise<void> {
     );
     // SessionStart-like events may come before the chat file exists.
     problems.push(...r.warnings.filter((w) => !w.startsWith("transcript not found")));
+    if (ev.event === "SessionEnd" && r.behind) io.catchUp?.(ev.transcript);
   } catch (err) {
     problems.push(describe(err));
   }

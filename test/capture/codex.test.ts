@@ -6,11 +6,11 @@
  * Claude Code's for the same directory.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { captureSession, projectSession } from "../../src/project.ts";
 import { tempDir } from "../helpers.ts";
-import { codexEnv, codexLayout, notification, spawnCodexHook, writeRollout } from "./_codex.ts";
-import { expectedKeys, keysOf, logLines, readSession, runJson, runZ } from "./_fixtures.ts";
+import { codexEnv, codexLayout, notification, rolloutLines, spawnCodexHook, writeRollout } from "./_codex.ts";
+import { appendLines, expectedKeys, jsonl, keysOf, logLines, readSession, runJson, runZ } from "./_fixtures.ts";
 
 const T1 = "019a0000-1111-7000-8000-000000000001";
 const T2 = "019a0000-2222-7000-8000-000000000002";
@@ -51,27 +51,33 @@ describe("Codex capture", () => {
     ]);
   }, 60_000);
 
-  test("a rollout compressed to .jsonl.zst after a partial capture is recognised and finished, no line twice", async () => {
+  test("the notify hook catches a thread up at once; lines added before Codex compressed the rollout to .jsonl.zst are read from it, none twice", async () => {
     using dir = tempDir();
     const L = codexLayout(dir.path);
-    writeRollout(L.rollout(T2), T2, L.cwd, 20); // 167 lines: the hook takes 64
+    const all = rolloutLines(T2, L.cwd, 20); // 167 lines, more than one hook run of Claude Code's would take
+    writeFileSync(L.rollout(T2), all.slice(0, 150).map(jsonl).join(""));
     const hook = spawnCodexHook(L, T2);
     expect(await hook.exited).toBe(0);
     expect(await new Response(hook.stdout).text()).toBe("");
     const env = { CODEX_HOME: L.codexHome, CLAUDE_CONFIG_DIR: `${dir.path}/no-claude` };
     const before = await runJson(["capture", "status"], { home: dir.path, env });
-    expect(before.sessions.map((s: any) => [s.source, s.lines_captured, s.lines_behind])).toEqual([[`codex:${T2}`, 64, linesOf(20) - 64]]);
-    // Codex's local_thread_store_compression: zstd in place, the plain file removed.
+    expect(before.sessions.map((s: any) => [s.source, s.lines_captured, s.lines_behind])).toEqual([[`codex:${T2}`, 150, 0]]);
+    // The thread goes on, then Codex's local_thread_store_compression zstd-compresses it in place and removes the plain file.
+    appendLines(L.rollout(T2), all.slice(150));
     const zst = `${L.rollout(T2)}.zst`;
     writeFileSync(zst, Bun.zstdCompressSync(readFileSync(L.rollout(T2)), { level: 3 }));
     unlinkSync(L.rollout(T2));
     const sync = await runJson(["capture", "sync"], { home: dir.path, env });
-    expect(sync).toMatchObject({ transcripts: 1, appended: linesOf(20) - 64, skipped: 0, warnings: [] });
+    expect(sync).toMatchObject({ transcripts: 1, appended: all.length - 150, skipped: 0, warnings: [] });
     expect((await runJson(["capture", "sync"], { home: dir.path, env })).appended).toBe(0);
     const turns = await readSession(dir.path, captureSession(projectSession(L.cwd), T2));
-    expect(keysOf(turns)).toEqual({ keys: expectedKeys(`codex:${T2}`, linesOf(20)), duplicates: [] });
+    expect(keysOf(turns)).toEqual({ keys: expectedKeys(`codex:${T2}`, all.length), duplicates: [] });
     const after = await runJson(["capture", "status"], { home: dir.path, env });
-    expect(after.sessions.map((s: any) => [s.source, s.transcript, s.lines_captured, s.lines_behind])).toEqual([[`codex:${T2}`, zst, linesOf(20), 0]]);
+    expect(after.sessions.map((s: any) => [s.source, s.transcript, s.lines_captured, s.lines_behind])).toEqual([[`codex:${T2}`, zst, all.length, 0]]);
+    // A .zst cut short (being written) is left for later, with one warning, and the cursor stays.
+    writeFileSync(zst, readFileSync(zst).subarray(0, 20));
+    const cut = await runJson(["capture", "sync"], { home: dir.path, env });
+    expect([cut.appended, cut.warnings]).toEqual([0, [`cannot read ${zst} (EZSTD)`]]);
     expect(await logLines(dir.path)).toEqual([]);
   }, 60_000);
 
@@ -110,4 +116,27 @@ describe("Codex capture", () => {
     const stored = await readSession(dir.path, captureSession(projectSession(L.cwd), T1));
     expect(keysOf(stored)).toEqual({ keys: expectedKeys(`codex:${T1}`, linesOf(turns)), duplicates: [] });
   }, 180_000);
+
+  test("notify hooks racing on a growing rollout (and a line cut mid-write) never store a line twice or skip one", async () => {
+    using dir = tempDir();
+    const L = codexLayout(dir.path);
+    const all = rolloutLines(T1, L.cwd, 60, "race");
+    let written = 0;
+    for (let round = 0; written < all.length; round++) {
+      const next = Math.min(all.length, written + 40 + round * 7);
+      const text = all.slice(written, next).map(jsonl).join("");
+      // The last line of a round is cut mid-write: its rest comes with the next round.
+      const cut = next < all.length ? text.length - 5 : text.length;
+      appendFileSync(L.rollout(T1), text.slice(0, cut));
+      const procs = [0, 1, 2].map(() => spawnCodexHook(L, T1));
+      expect(await Promise.all(procs.map((p) => p.exited))).toEqual([0, 0, 0]);
+      appendFileSync(L.rollout(T1), text.slice(cut));
+      written = next;
+    }
+    const last = spawnCodexHook(L, T1);
+    expect(await last.exited).toBe(0);
+    const stored = await readSession(dir.path, captureSession(projectSession(L.cwd), T1));
+    expect(keysOf(stored)).toEqual({ keys: expectedKeys(`codex:${T1}`, all.length), duplicates: [] });
+    expect(await logLines(dir.path)).toEqual([]);
+  }, 120_000);
 });

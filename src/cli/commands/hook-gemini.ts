@@ -1,6 +1,7 @@
 import { resolveHome } from "../../config.ts";
 import { runGeminiHook } from "../../capture/gemini-hook.ts";
 import { withCaptureSink } from "../capture-sink.ts";
+import { self, storeFlags } from "./hook-claude-code.ts";
 import { zcommand } from "../command.ts";
 import { configFrom } from "../context.ts";
 import { ui } from "../log.ts";
@@ -19,6 +20,13 @@ export default zcommand({
       stdin: () => Bun.stdin.bytes(),
       withSink: (config, fn) => withCaptureSink({ flags: args, config }, fn),
       warn: (line) => ui.warn(line),
+      catchUp: (chat) => {
+        const proc = Bun.spawn([...self(), "capture", "sync", "--transcript", chat, ...storeFlags(args)], {
+          stdio: ["ignore", "ignore", "ignore"],
+          detached: true,
+        });
+        proc.unref();
+      },
     });
     return undefined;
   },
