@@ -139,4 +139,42 @@ describe("Codex capture", () => {
     expect(keysOf(stored)).toEqual({ keys: expectedKeys(`codex:${T1}`, all.length), duplicates: [] });
     expect(await logLines(dir.path)).toEqual([]);
   }, 120_000);
+
+  test("a 9 MiB tool output is chunked, a line with bytes that are not UTF-8 is kept, and a secret in a command is redacted", async () => {
+    using dir = tempDir();
+    const L = codexLayout(dir.path);
+    const lines = rolloutLines(T2, L.cwd, 1).slice(0, 4);
+    const big = "x".repeat(9 * 1024 * 1024);
+    const head = Buffer.from(lines.map(jsonl).join(""));
+    const out = Buffer.from(jsonl({ timestamp: "t", ordinal: 4, type: "response_item", payload: { type: "function_call_output", call_id: "c", output: big } }));
+    const bad = Buffer.concat([
+      Buffer.from('{"timestamp":"t","ordinal":5,"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"caf'),
+      Buffer.from([0xe9, 0xff]),
+      Buffer.from('"}]}}\n'),
+    ]);
+    const secret = Buffer.from(
+      jsonl({
+        timestamp: "t",
+        ordinal: 6,
+        type: "response_item",
+        payload: {
+          type: "function_call",
+          name: "exec_command",
+          arguments: JSON.stringify({ cmd: "export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE" }),
+          call_id: "d",
+        },
+      }),
+    );
+    writeFileSync(L.rollout(T2), Buffer.concat([head, out, bad, secret]));
+    const sync = await runJson(["capture", "sync"], { home: dir.path, env: { CODEX_HOME: L.codexHome } });
+    expect(sync.warnings).toEqual([]);
+    const turns = await readSession(dir.path, captureSession(projectSession(L.cwd), T2));
+    const chunks = turns.filter((t) => t.idem_key?.startsWith(`codex:${T2}:4:`));
+    expect(chunks.length).toBe(4);
+    expect(chunks.map((c) => c.content).join("")).toBe(`[tool_result]\n${big}`);
+    expect(turns.find((t) => t.idem_key === `codex:${T2}:5:0`)?.content).toBe("caf\ufffd\ufffd");
+    const call = turns.find((t) => t.idem_key === `codex:${T2}:6:0`)!;
+    expect(call.content).not.toContain("AKIAIOSFODNN7EXAMPLE");
+    expect(call.meta.redacted).toBeGreaterThan(0);
+  }, 120_000);
 });
