@@ -11,7 +11,7 @@ import { redact, redactValue } from "../redact.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { chunkText } from "./chunk.ts";
 import { type ToolUse, classify } from "./classify.ts";
-import { type ImageBlock, renderLine } from "./render.ts";
+import { type ImageBlock, type Rendered, renderLine } from "./render.ts";
 
 /** One stored chunk of a line. */
 export type CaptureEntryInput = EntryInput & { idem_key: string; meta: Record<string, unknown> };
@@ -39,12 +39,14 @@ export interface LineContext {
   redact: boolean;
   /** The tool a tool_result's id answers, from earlier lines (tool-names.ts); unknown when absent. */
   toolName?: (id: string) => string | undefined;
+  /** The harness's line renderer; Claude Code's when absent. */
+  render?: (text: string) => Rendered;
 }
 
 /** The entries of one line (its text without the newline). */
 export function lineEntries(text: string, ctx: LineContext): LineEntries {
   if (text.trim() === "") return { entries: [], unparsable: false, images: [], uses: [] };
-  const rendered = renderLine(text);
+  const rendered = (ctx.render ?? renderLine)(text);
   const meta: Record<string, unknown> = { ...rendered.meta, position: ctx.position };
   // Classified before redaction: zerodb's context is recognised by its header, whatever redaction does to the rest.
   const { kind, noise } = classify(rendered.shape, rendered.content, ctx.toolName ?? (() => undefined));

@@ -115,7 +115,7 @@ function summary(r: RunResult) {
 }
 
 /** A log-safe description: the code and message of a ZeroDbError, never a stack or transcript text. */
-function describe(err: unknown): string {
+export function describe(err: unknown): string {
   const e = toZeroDbError(err);
   if (e.code !== "internal") return `${e.code}: ${e.message}`;
   const cause = e.cause instanceof Error ? `${e.cause.name}: ${e.cause.message}` : String(err);

@@ -46,8 +46,19 @@ export function openRegular(path: string): number {
   throw Object.assign(new Error(`${path} is not a regular file`), { code: "ENOTREG" });
 }
 
-/** Opens a transcript for reading; throws ENOENT and the like as they are. */
+/** True for a zstd-compressed transcript (Codex compresses old rollouts in place: HARNESSES.md "Compression"). */
+export function isZstd(path: string): boolean {
+  return path.endsWith(".zst");
+}
+
+/**
+ * Opens a transcript for reading; throws ENOENT and the like as they are.
+ * A `.zst` file is read as its decompressed bytes, so offsets are those of
+ * the plain file it was made from and a cursor survives the compression.
+ */
 export function openLines(path: string): LineReader {
+  if (isZstd(path)) return memoryLines(readZstd(path));
+  if (isJsonChat(path)) return jsonChatLines(path);
   const fd = openRegular(path);
   let closed = false;
   const st = fstatSync(fd);
@@ -107,8 +118,114 @@ function indexOfNewline(buf: Uint8Array, from: number, to: number): number {
   return i >= 0 && i < to ? i : -1;
 }
 
+/** The decompressed bytes of a `.zst` file (opened as openRegular does: no symlink, no FIFO). */
+function readZstd(path: string): Uint8Array {
+  const fd = openRegular(path);
+  try {
+    const size = fstatSync(fd).size;
+    const buf = new Uint8Array(size);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, buf, got, size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    try {
+      return Bun.zstdDecompressSync(buf.subarray(0, got));
+    } catch (err) {
+      // A file being compressed (or cut) is not yet a whole frame: read it on a later run.
+      throw Object.assign(new Error(`${path} is not a complete zstd file`), { code: "EZSTD", cause: err });
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** True for a whole-file JSON chat (Gemini CLI before its JSONL chats): not appended to but rewritten. */
+export function isJsonChat(path: string): boolean {
+  return path.endsWith(".json");
+}
+
+/**
+ * A whole-file JSON chat `{...metadata, messages: [...]}` as lines: the
+ * metadata, then each message as JSON. Gemini rewrote such a file whole, so
+ * byte offsets would move under a cursor: here a line's "offset" is its
+ * index, and a message already captured is never read again (a later change
+ * to it is not captured; a message added is).
+ */
+function jsonChatLines(path: string): LineReader {
+  const fd = openRegular(path);
+  let text: string;
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.alloc(size);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, buf, got, size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    text = buf.subarray(0, got).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    // Half-written (Gemini rewrites the file): read it on a later run.
+    throw Object.assign(new Error(`${path} is not complete JSON`), { code: "EJSON", cause: err });
+  }
+  const chat = (typeof value === "object" && value !== null && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
+  const { messages, ...head } = chat;
+  const encoder = new TextEncoder();
+  const lines = [JSON.stringify(head), ...(Array.isArray(messages) ? messages.map((m) => JSON.stringify(m)) : [])].map((l) => encoder.encode(l));
+  return {
+    size: lines.length,
+    *lines(offset: number) {
+      for (let i = offset; i < lines.length; i++) yield { start: i, end: i + 1, bytes: lines[i]! };
+    },
+    readAt: () => 0,
+    [Symbol.dispose]() {},
+  };
+}
+
+/** A LineReader over bytes in memory. */
+export function memoryLines(data: Uint8Array): LineReader {
+  return {
+    size: data.length,
+    *lines(offset: number) {
+      let start = offset;
+      while (start < data.length) {
+        const nl = data.indexOf(NEWLINE, start);
+        if (nl < 0) return;
+        yield { start, end: nl + 1, bytes: data.subarray(start, nl) };
+        start = nl + 1;
+      }
+    },
+    readAt(buf: Uint8Array, offset: number) {
+      const part = data.subarray(offset, offset + buf.length);
+      buf.set(part, 0);
+      return part.length;
+    },
+    [Symbol.dispose]() {},
+  };
+}
+
+/** The size of a transcript as its cursor counts: the decompressed size of a `.zst` file, the message count of a JSON chat. */
+export function transcriptSize(path: string): number {
+  using reader = openLines(path);
+  return reader.size;
+}
+
 /** How many complete lines the file holds from `offset` on (for `capture status`). */
 export function countLines(path: string, offset: number): number {
+  if (isZstd(path) || isJsonChat(path)) {
+    let count = 0;
+    using reader = openLines(path);
+    for (const _ of reader.lines(offset)) count++;
+    return count;
+  }
   const fd = openRegular(path);
   try {
     const size = fstatSync(fd).size;

@@ -14,6 +14,7 @@ import { openLines } from "./lines.ts";
 import type { CaptureSink } from "./sink.ts";
 import type { Source } from "./sources.ts";
 import { toolNames } from "./tool-names.ts";
+import { rendererOf } from "./formats.ts";
 
 /** How much one run may do. */
 export interface Budget {
@@ -154,14 +155,22 @@ function readBatch(
   let complete = true;
   let position = start.position;
   let firstChunk = start.chunk;
-  const tools = toolNames((buf, offset) => reader.readAt(buf, offset), start.offset);
+  const render = rendererOf(source.format);
+  const tools = toolNames((buf, offset) => reader.readAt(buf, offset), start.offset, { render });
   outer: for (const line of reader.lines(start.offset)) {
     if (deadline !== undefined && performance.now() > deadline && lines + entries.length > 0) {
       complete = false;
       break;
     }
     const text = Buffer.from(line.bytes.buffer, line.bytes.byteOffset, line.bytes.byteLength).toString("utf8");
-    const made = lineEntries(text, { idemPrefix: source.idemPrefix, position, agentId: source.agentId, redact, toolName: (id) => tools.name(id, line.start) });
+    const made = lineEntries(text, {
+      idemPrefix: source.idemPrefix,
+      position,
+      agentId: source.agentId,
+      redact,
+      render,
+      toolName: (id) => tools.name(id, line.start),
+    });
     tools.note(made.uses, line.start);
     if (made.unparsable) warnings.add(`line ${position} of ${source.path} is not JSON: kept as a note`);
     for (let chunk = firstChunk; chunk < made.entries.length; chunk++) {

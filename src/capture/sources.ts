@@ -8,8 +8,13 @@ import { IDEM_KEY_MAX_BYTES } from "../limits.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { listDir } from "../util/fs.ts";
 
+/** Which harness wrote a transcript, so which renderer reads its lines. */
+export type Format = "claude-code" | "codex" | "gemini";
+
 /** One transcript file and how its entries are named. */
 export interface Source {
+  /** The harness that wrote it; Claude Code when absent. */
+  format?: Format;
   /** The cursor's key: the harness session id, or `<id>/<agent file name>`. */
   key: string;
   /** The first part of its idempotency keys: the key, or its digest when the key is too long. */

@@ -4,14 +4,16 @@
  * per-run bound), or compared with its cursor.
  */
 import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { captureSession, projectSession } from "../project.ts";
 import type { CursorRow } from "../store/capture.ts";
 import { SYNC_BATCH_ENTRIES, RUN_MAX_BYTES } from "./limits.ts";
-import { countLines, openLines } from "./lines.ts";
+import { codexSource, rolloutId } from "./codex.ts";
+import { chatCwd, chatPlace, chatSessionId, geminiSource } from "./gemini.ts";
+import { countLines, isJsonChat, isZstd, openLines, transcriptSize } from "./lines.ts";
 import { type RunResult, captureSources } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
-import { type Source, harnessSessionId, mainSource, subagentSources } from "./sources.ts";
+import { type Format, type Source, harnessSessionId, mainSource, subagentSources } from "./sources.ts";
 import { listDir } from "../util/fs.ts";
 
 /** Every main transcript `<projects>/<slug>/<session id>.jsonl`, sorted. */
@@ -24,9 +26,25 @@ export function findTranscripts(projectsDir: string): string[] {
   return out;
 }
 
+/** A transcript's harness, harness session id (undefined while a Gemini chat has no first line), sources, and a way to find its working directory. */
+export function transcriptSources(path: string): { format: Format; harnessId?: string; sources: Source[]; cwd: () => string | undefined } {
+  const name = basename(path);
+  const thread = rolloutId(name);
+  if (thread !== undefined) return { format: "codex", harnessId: thread, sources: [codexSource(path, thread)], cwd: () => transcriptCwd(path) };
+  const place = chatPlace(path);
+  if (place !== undefined) {
+    const harnessId = chatSessionId(path, place);
+    return { format: "gemini", ...(harnessId ? { harnessId } : {}), sources: [geminiSource(path, place)], cwd: () => chatCwd(place) };
+  }
+  const harnessId = harnessSessionId(path);
+  return { format: "claude-code", harnessId, sources: [mainSource(path, harnessId), ...subagentSources(path, harnessId)], cwd: () => transcriptCwd(path) };
+}
+
 /**
  * The working directory a transcript was recorded in: the first line that
- * names one. The slug of its directory is lossy and never decoded (HARNESSES.md).
+ * names one (Claude Code: `cwd` on message lines; Codex: `payload.cwd` of
+ * session_meta and turn_context). The slug of a Claude Code directory is
+ * lossy and never decoded (HARNESSES.md).
  */
 export function transcriptCwd(path: string): string | undefined {
   let seen = 0;
@@ -37,7 +55,8 @@ export function transcriptCwd(path: string): string | undefined {
       const text = Buffer.from(line.bytes.buffer, line.bytes.byteOffset, line.bytes.byteLength).toString("utf8");
       if (!text.includes('"cwd"')) continue;
       try {
-        const cwd = (JSON.parse(text) as { cwd?: unknown }).cwd;
+        const line = JSON.parse(text) as { cwd?: unknown; payload?: { cwd?: unknown } };
+        const cwd = line.cwd ?? line.payload?.cwd;
         if (typeof cwd === "string" && cwd !== "") return cwd;
       } catch {
         // A broken line: look further.
@@ -52,18 +71,17 @@ export function transcriptCwd(path: string): string | undefined {
 /** One transcript of a sync: its sources and the capture session they go to, when it can be known. */
 interface Planned {
   transcript: string;
-  harnessId: string;
   sources: Source[];
   session?: string;
 }
 
 async function plan(sink: CaptureSink, transcript: string): Promise<Planned> {
-  const harnessId = harnessSessionId(transcript);
-  const sources = [mainSource(transcript, harnessId), ...subagentSources(transcript, harnessId)];
-  const row = await sink.cursor(harnessId);
-  if (row) return { transcript, harnessId, sources, session: row.session };
-  const cwd = transcriptCwd(transcript);
-  return { transcript, harnessId, sources, ...(cwd ? { session: captureSession(projectSession(cwd), harnessId) } : {}) };
+  const t = transcriptSources(transcript);
+  const { sources } = t;
+  const row = await sink.cursor(sources[0]!.key);
+  if (row) return { transcript, sources, session: row.session };
+  const cwd = t.cwd();
+  return { transcript, sources, ...(cwd && t.harnessId ? { session: captureSession(projectSession(cwd), t.harnessId) } : {}) };
 }
 
 /** What a sync did. */
@@ -114,8 +132,10 @@ export async function syncTranscripts(
 
 /** One source's standing. */
 export interface StatusRow {
-  /** The harness session id, or `<id>/<agent file name>` for a subagent transcript. */
+  /** The harness session id, or `<id>/<agent file name>` for a subagent transcript, or `codex:<thread id>`. */
   source: string;
+  /** The harness that wrote the transcript. */
+  harness: Format;
   capture_session: string | null;
   transcript: string;
   lines_captured: number;
@@ -130,8 +150,8 @@ export async function captureStatus(sink: CaptureSink, transcripts: string[]): P
   const cursors = new Map((await sink.cursors()).map((c): [string, CursorRow] => [c.source, c]));
   const seen = new Set<string>();
   for (const t of transcripts) {
-    const harnessId = harnessSessionId(t);
-    for (const s of [mainSource(t, harnessId), ...subagentSources(t, harnessId)]) {
+    const { format, sources } = transcriptSources(t);
+    for (const s of sources) {
       seen.add(s.key);
       const c = cursors.get(s.key);
       let behind = 0;
@@ -140,7 +160,14 @@ export async function captureStatus(sink: CaptureSink, transcripts: string[]): P
       } catch {
         behind = 0;
       }
-      rows.push({ source: s.key, capture_session: c?.session ?? null, transcript: s.path, lines_captured: c?.position ?? 0, lines_behind: behind });
+      rows.push({
+        source: s.key,
+        harness: format,
+        capture_session: c?.session ?? null,
+        transcript: s.path,
+        lines_captured: c?.position ?? 0,
+        lines_behind: behind,
+      });
     }
   }
   for (const c of cursors.values()) {
@@ -156,6 +183,7 @@ export async function captureStatus(sink: CaptureSink, transcripts: string[]): P
     }
     rows.push({
       source: c.source,
+      harness: c.source.startsWith("codex:") ? "codex" : c.source.startsWith("gemini:") ? "gemini" : "claude-code",
       capture_session: c.session,
       transcript: c.path,
       lines_captured: c.position,
@@ -168,7 +196,7 @@ export async function captureStatus(sink: CaptureSink, transcripts: string[]): P
 
 function sizeOf(path: string): number {
   try {
-    return statSync(path).size;
+    return isZstd(path) || isJsonChat(path) ? transcriptSize(path) : statSync(path).size;
   } catch {
     return 0;
   }

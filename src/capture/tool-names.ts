@@ -10,7 +10,7 @@
  */
 import type { ToolUse } from "./classify.ts";
 import { TOOL_LOOKBACK_BYTES } from "./limits.ts";
-import { renderLine } from "./render.ts";
+import { type Rendered, renderLine } from "./render.ts";
 
 /** The tool names of one transcript, as one run reads it. */
 export interface ToolNames {
@@ -30,6 +30,8 @@ const PLAIN_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 export interface ToolNamesOptions {
   lookback?: number;
   block?: number;
+  /** The harness's line renderer; Claude Code's when absent. */
+  render?: (text: string) => Rendered;
 }
 
 /**
@@ -50,7 +52,7 @@ export function toolNames(readAt: (buf: Uint8Array, offset: number) => number, r
       if (known) return known.start >= floor ? known.name : undefined;
       // The floor only rises from line to line: an id not found before the run stays not found.
       if (absent.has(id) || runStart <= floor) return undefined;
-      const found = searchBack(readAt, id, { floor, end: Math.min(runStart, lineStart), block });
+      const found = searchBack(readAt, id, { floor, end: Math.min(runStart, lineStart), block, render: opts.render ?? renderLine });
       if (found) seen.set(id, found);
       else absent.add(id);
       return found?.name;
@@ -69,7 +71,7 @@ export function toolNames(readAt: (buf: Uint8Array, offset: number) => number, r
 function searchBack(
   readAt: (buf: Uint8Array, offset: number) => number,
   id: string,
-  { floor, end, block: step }: { floor: number; end: number; block: number },
+  { floor, end, block: step, render }: { floor: number; end: number; block: number; render: (text: string) => Rendered },
 ): { name: string; start: number } | undefined {
   if (end <= 0) return undefined;
   const needle = Buffer.from(JSON.stringify(id));
@@ -92,7 +94,7 @@ function searchBack(
         if (from + lineStart < floor) return undefined;
         const lineEnd = buf.indexOf(NEWLINE, hit);
         const text = buf.subarray(lineStart, lineEnd < 0 ? buf.length : lineEnd).toString("utf8");
-        const use = renderLine(text).shape.uses.find((u) => u.id === id);
+        const use = render(text).shape.uses.find((u) => u.id === id);
         if (use) return { name: use.name, start: from + lineStart };
         if (lineStart === 0) break;
         hit = buf.lastIndexOf(needle, lineStart - 1);

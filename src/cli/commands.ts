@@ -47,7 +47,11 @@ export const COMMANDS: CommandTree = {
   doctor: () => load(import("./commands/doctor.ts")),
   // doors
   mcp: () => load(import("./commands/mcp.ts")),
-  hook: { "claude-code": () => load(import("./commands/hook-claude-code.ts")) },
+  hook: {
+    "claude-code": () => load(import("./commands/hook-claude-code.ts")),
+    codex: () => load(import("./commands/hook-codex.ts")),
+    gemini: () => load(import("./commands/hook-gemini.ts")),
+  },
   capture: {
     sync: () => load(import("./commands/capture-sync.ts")),
     status: () => load(import("./commands/capture-status.ts")),

@@ -67,6 +67,8 @@ export function hooksCheck(state: CaptureState): Check {
 export interface Behind {
   transcript: string;
   lines_behind: number;
+  /** The harness that wrote it (capture status's `harness`); Claude Code when absent. */
+  harness?: string;
 }
 
 /**
@@ -89,7 +91,9 @@ export function retentionCheck(state: CaptureState, behind: Behind[] | { error: 
     );
   }
   if ("error" in behind) return check("retention", "pass", `${setting}; which transcripts are behind is unknown (${behind.error})`);
+  // cleanupPeriodDays is Claude Code's: other harnesses' files follow their own rules (harness-hooks.ts).
   const atRisk = behind.filter((b) => {
+    if (b.harness !== undefined && b.harness !== "claude-code") return false;
     try {
       return statSync(b.transcript).mtimeMs + days * DAY_MS - now < DAY_MS;
     } catch {
@@ -120,10 +124,10 @@ export async function captureBehind(ctx: DoctorContext): Promise<Behind[] | { er
     });
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     if (code !== 0) return { error: `capture status exited ${code}: ${err.trim().split("\n").at(-1) ?? ""}` };
-    const rows = (JSON.parse(out) as { sessions?: { transcript?: unknown; lines_behind?: unknown }[] }).sessions ?? [];
+    const rows = (JSON.parse(out) as { sessions?: { transcript?: unknown; lines_behind?: unknown; harness?: unknown }[] }).sessions ?? [];
     return rows.flatMap((r) =>
       typeof r.transcript === "string" && typeof r.lines_behind === "number" && r.lines_behind > 0
-        ? [{ transcript: r.transcript, lines_behind: r.lines_behind }]
+        ? [{ transcript: r.transcript, lines_behind: r.lines_behind, ...(typeof r.harness === "string" ? { harness: r.harness } : {}) }]
         : [],
     );
   } catch (err) {

@@ -5,6 +5,7 @@
  */
 import type { Store } from "../store/types.ts";
 import { captureBehind, captureState, hooksCheck, retentionCheck } from "./capture.ts";
+import { harnessHooksCheck } from "./harness-hooks.ts";
 import { harnessChecks } from "./harnesses.ts";
 import { filesCheck, homeCheck } from "./home.ts";
 import { mcpCheck } from "./mcp.ts";
@@ -46,7 +47,12 @@ export async function runDoctor(
   checks.push(...harnessChecks(ctx));
   const capture = captureState(ctx);
   checks.push(hooksCheck(capture));
-  if (capture.on) checks.push(retentionCheck(capture, opened ? await captureBehind(ctx) : { error: "the store check failed" }));
+  if (capture.on) {
+    const behind = opened ? await captureBehind(ctx) : { error: "the store check failed" };
+    checks.push(retentionCheck(capture, behind));
+    const others = harnessHooksCheck(ctx, behind);
+    if (others) checks.push(others);
+  }
   checks.push(await serverCheck(ctx));
   return { ok: checks.every((c) => c.status !== "fail"), checks };
 }

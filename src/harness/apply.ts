@@ -51,10 +51,10 @@ export function readState(path: string): FileState {
   return { path, real, text, bytes, mode: statSync(real).mode & 0o7777 };
 }
 
-/** The text of a file's backup, or undefined. */
-export function readBackup(state: FileState): string | undefined {
+/** The text of a file's backup (`suffix`: a job's own backup of a file two jobs edit), or undefined. */
+export function readBackup(state: FileState, suffix = BACKUP_SUFFIX): string | undefined {
   try {
-    return readFileSync(state.real + BACKUP_SUFFIX, "utf8");
+    return readFileSync(state.real + suffix, "utf8");
   } catch {
     return undefined;
   }
@@ -65,7 +65,7 @@ export function readBackup(state: FileState): string | undefined {
  * first the backup (the bytes before this change), then the file itself,
  * each atomically.
  */
-export function writeState(state: FileState, text: string | undefined): void {
+export function writeState(state: FileState, text: string | undefined, suffix = BACKUP_SUFFIX): void {
   const dir = dirname(state.real);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   let now: Uint8Array | undefined;
@@ -78,7 +78,7 @@ export function writeState(state: FileState, text: string | undefined): void {
   if (!same) throw new ChangedUnderfootError(state.path);
   // An empty backup records that there was no file: disconnect can then remove the file it created.
   // Each write has exactly the file's mode (fchmod: the umask is not trusted).
-  writeFileAtomic(state.real + BACKUP_SUFFIX, state.bytes ?? new Uint8Array(0), { mode: state.mode ?? 0o600 });
+  writeFileAtomic(state.real + suffix, state.bytes ?? new Uint8Array(0), { mode: state.mode ?? 0o600 });
   if (text === undefined) {
     unlinkSync(state.real);
     fsyncDir(dir);

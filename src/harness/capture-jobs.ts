@@ -5,7 +5,8 @@
  */
 import { ConfigFile } from "../config.ts";
 import { parseInput } from "../schema/parse.ts";
-import { planHooks, planRemoveHooks } from "./claude-hooks.ts";
+import { type HookSpec, planHooks, planRemoveHooks } from "./claude-hooks.ts";
+import { harnessNamed } from "./registry.ts";
 import { claudeSettingsPath } from "./claude-paths.ts";
 import type { FileJob } from "./run-jobs.ts";
 import { editJson, getPath } from "./json-edit.ts";
@@ -24,6 +25,36 @@ export function hooksJob(ctx: HarnessContext, command: string | undefined): File
     path: claudeSettingsPath(ctx),
     plan: (text) => (command !== undefined ? planHooks(text, command) : planRemoveHooks(text)),
     sameSettings: (a, b) => sameJsonSettings(a, b, { jsonc: false, container: "hooks" }),
+  };
+}
+
+/**
+ * Gemini CLI's hooks in `~/.gemini/settings.json` (HARNESSES.md "Gemini
+ * CLI"): the Claude Code shape, timeouts in milliseconds. AfterAgent ends
+ * every turn; PreCompress comes before history is compressed; SessionEnd
+ * closes the session. Gemini loads them only in trusted folders.
+ */
+export const GEMINI_HOOKS: HookSpec = {
+  events: [
+    { event: "AfterAgent", timeout: 30_000 },
+    { event: "PreCompress", timeout: 30_000 },
+    { event: "SessionEnd", timeout: 10_000 },
+  ],
+  suffix: "hook gemini",
+  jsonc: true,
+};
+
+/** Installs Gemini CLI's hooks running `command`, or (undefined) removes zerodb's. */
+export function geminiHooksJob(ctx: HarnessContext, command: string | undefined): FileJob {
+  return {
+    target: "gemini",
+    what: "hooks",
+    label: "Gemini CLI hooks",
+    path: harnessNamed("gemini")!.configPath(ctx)!,
+    plan: (text) => (command !== undefined ? planHooks(text, command, GEMINI_HOOKS) : planRemoveHooks(text, GEMINI_HOOKS)),
+    sameSettings: (a, b) => sameJsonSettings(a, b, { jsonc: true, container: "hooks" }),
+    // settings.json is also the MCP job's file: connect runs this job after it, disconnect before it.
+    backupSuffix: ".zerodb-hooks-backup",
   };
 }
 

@@ -26,9 +26,20 @@ export const HOOK_EVENTS = [
 /** The words every zerodb hook command ends with. */
 export const HOOK_SUFFIX = "hook claude-code";
 
+/** Which hooks a settings file of the Claude Code shape gets: the events with their timeouts, and how zerodb's command ends. */
+export interface HookSpec {
+  events: readonly { event: string; timeout: number }[];
+  suffix: string;
+  /** The file may hold comments (Gemini CLI's settings.json is JSONC; Claude Code's is strict JSON). */
+  jsonc?: boolean;
+}
+
+/** Claude Code's (the default of every function here). */
+export const CLAUDE_HOOKS: HookSpec = { events: HOOK_EVENTS, suffix: HOOK_SUFFIX };
+
 /** True when a hook command is zerodb's. */
-export function isZerodbHook(command: unknown): command is string {
-  return typeof command === "string" && command.trimEnd().endsWith(` ${HOOK_SUFFIX}`);
+export function isZerodbHook(command: unknown, suffix = HOOK_SUFFIX): command is string {
+  return typeof command === "string" && command.trimEnd().endsWith(` ${suffix}`);
 }
 
 const JSON_OPTS = { jsonc: false };
@@ -36,15 +47,15 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 const SettingsFile = objectWith("hooks");
 
-function parse(text: string): Record<string, unknown> {
-  const value = toValue(parseJson(text, JSON_OPTS).root);
+function parse(text: string, opts = JSON_OPTS): Record<string, unknown> {
+  const value = toValue(parseJson(text, opts).root);
   if (!isObject(value)) throw new SyntaxError("the top level is not a JSON object");
   if (!SettingsFile.safeParse(value).success) throw new SyntaxError('"hooks" is not a JSON object');
   return value;
 }
 
 /** zerodb's handlers in a settings file: where each is and what it runs. */
-export function findZerodbHooks(value: unknown): { event: string; group: number; handler: number; command: string; timeout?: unknown }[] {
+export function findZerodbHooks(value: unknown, suffix = HOOK_SUFFIX): { event: string; group: number; handler: number; command: string; timeout?: unknown }[] {
   const hooks = getPath(value, ["hooks"]);
   const out: ReturnType<typeof findZerodbHooks> = [];
   if (!isObject(hooks)) return out;
@@ -54,7 +65,7 @@ export function findZerodbHooks(value: unknown): { event: string; group: number;
       const handlers = isObject(g) ? g.hooks : undefined;
       if (!Array.isArray(handlers)) return;
       handlers.forEach((h, hi) => {
-        if (isObject(h) && isZerodbHook(h.command)) out.push({ event, group: gi, handler: hi, command: h.command, timeout: h.timeout });
+        if (isObject(h) && isZerodbHook(h.command, suffix)) out.push({ event, group: gi, handler: hi, command: h.command, timeout: h.timeout });
       });
     });
   }
@@ -62,30 +73,31 @@ export function findZerodbHooks(value: unknown): { event: string; group: number;
 }
 
 /** zerodb's hooks as a settings file holds them (doctor). Throws on a malformed file. */
-export function readHooks(text: string | undefined): ReturnType<typeof findZerodbHooks> {
-  return text === undefined || text.trim() === "" ? [] : findZerodbHooks(parse(text));
+export function readHooks(text: string | undefined, spec: HookSpec = CLAUDE_HOOKS): ReturnType<typeof findZerodbHooks> {
+  return text === undefined || text.trim() === "" ? [] : findZerodbHooks(parse(text, { jsonc: spec.jsonc === true }), spec.suffix);
 }
 
 /** Plans installing (or refreshing) the hooks with `command` as the handler. Throws on a malformed file. */
-export function planHooks(text: string | undefined, command: string): Plan {
+export function planHooks(text: string | undefined, command: string, spec: HookSpec = CLAUDE_HOOKS): Plan {
+  const o = { jsonc: spec.jsonc === true };
   let out = text ?? "";
-  const before = out.trim() === "" ? {} : parse(out);
-  const existing = findZerodbHooks(before);
-  for (const { event, timeout } of HOOK_EVENTS) {
+  const before = out.trim() === "" ? {} : parse(out, o);
+  const existing = findZerodbHooks(before, spec.suffix);
+  for (const { event, timeout } of spec.events) {
     const desired = { type: "command", command, timeout };
-    const ours = findZerodbHooks(out.trim() === "" ? {} : parse(out)).filter((h) => h.event === event);
+    const ours = findZerodbHooks(out.trim() === "" ? {} : parse(out, o), spec.suffix).filter((h) => h.event === event);
     // Stale duplicates (an older path) would run twice: keep the first, drop the rest.
-    for (const dup of ours.slice(1).reverse()) out = removeHandler(out, dup);
+    for (const dup of ours.slice(1).reverse()) out = removeHandler(out, dup, o);
     const first = ours[0];
     if (first) {
       const path: PathStep[] = ["hooks", event, first.group, "hooks", first.handler];
-      const handler = getPath(parse(out), path) as Record<string, unknown>;
+      const handler = getPath(parse(out, o), path) as Record<string, unknown>;
       const merged = { ...handler, ...desired };
-      if (!Bun.deepEquals(handler, merged, true)) out = editJson(out, path, merged, JSON_OPTS);
+      if (!Bun.deepEquals(handler, merged, true)) out = editJson(out, path, merged, o);
     } else {
-      const groups = getPath(out.trim() === "" ? {} : parse(out), ["hooks", event]);
+      const groups = getPath(out.trim() === "" ? {} : parse(out, o), ["hooks", event]);
       if (groups !== undefined && !Array.isArray(groups)) throw new SyntaxError(`"hooks.${event}" is not a JSON array`);
-      out = editJson(out, ["hooks", event, Array.isArray(groups) ? groups.length : 0], { hooks: [desired] }, JSON_OPTS);
+      out = editJson(out, ["hooks", event, Array.isArray(groups) ? groups.length : 0], { hooks: [desired] }, o);
     }
   }
   if (out === (text ?? "")) return { change: "unchanged" };
@@ -93,24 +105,25 @@ export function planHooks(text: string | undefined, command: string): Plan {
 }
 
 /** Plans removing every zerodb handler (and groups, events and `hooks` it leaves empty). Throws on a malformed file. */
-export function planRemoveHooks(text: string | undefined): Plan {
+export function planRemoveHooks(text: string | undefined, spec: HookSpec = CLAUDE_HOOKS): Plan {
+  const o = { jsonc: spec.jsonc === true };
   if (text === undefined || text.trim() === "") return { change: "absent" };
-  const found = findZerodbHooks(parse(text));
+  const found = findZerodbHooks(parse(text, o), spec.suffix);
   if (found.length === 0) return { change: "absent" };
   let out = text;
   // From the last to the first, so earlier indexes stay valid.
-  for (const h of found.reverse()) out = removeHandler(out, h);
-  const hooks = getPath(parse(out), ["hooks"]);
-  if (isObject(hooks) && Object.keys(hooks).length === 0) out = editJson(out, ["hooks"], undefined, JSON_OPTS);
+  for (const h of found.reverse()) out = removeHandler(out, h, o);
+  const hooks = getPath(parse(out, o), ["hooks"]);
+  if (isObject(hooks) && Object.keys(hooks).length === 0) out = editJson(out, ["hooks"], undefined, o);
   return { change: "removed", text: out };
 }
 
 /** Removes one handler; its group when nothing else is left in it; the event when it has no group left. */
-function removeHandler(text: string, h: { event: string; group: number; handler: number }): string {
-  const value = parse(text);
+function removeHandler(text: string, h: { event: string; group: number; handler: number }, o = JSON_OPTS): string {
+  const value = parse(text, o);
   const handlers = getPath(value, ["hooks", h.event, h.group, "hooks"]) as unknown[];
   const groups = getPath(value, ["hooks", h.event]) as unknown[];
-  if (handlers.length > 1) return editJson(text, ["hooks", h.event, h.group, "hooks", h.handler], undefined, JSON_OPTS);
-  if (groups.length > 1) return editJson(text, ["hooks", h.event, h.group], undefined, JSON_OPTS);
-  return editJson(text, ["hooks", h.event], undefined, JSON_OPTS);
+  if (handlers.length > 1) return editJson(text, ["hooks", h.event, h.group, "hooks", h.handler], undefined, o);
+  if (groups.length > 1) return editJson(text, ["hooks", h.event, h.group], undefined, o);
+  return editJson(text, ["hooks", h.event], undefined, o);
 }

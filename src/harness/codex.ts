@@ -197,6 +197,7 @@ export const codex: Harness = {
   },
 };
 
-function codexHome(ctx: HarnessContext): string {
+/** `$CODEX_HOME`, or `~/.codex`. */
+export function codexHome(ctx: HarnessContext): string {
   return envVar(ctx, "CODEX_HOME") ?? join(ctx.userHome, ".codex");
 }

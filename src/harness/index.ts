@@ -4,9 +4,12 @@
  * src/harness/ imports from here.
  */
 export { readState } from "./apply.ts";
-export { captureConfigJob, hooksJob } from "./capture-jobs.ts";
+export { captureConfigJob, GEMINI_HOOKS, geminiHooksJob, hooksJob } from "./capture-jobs.ts";
 export { HOOK_EVENTS, readHooks } from "./claude-hooks.ts";
+export { readToml } from "./toml.ts";
 export { claudeConfigDir, claudeSettingsPath } from "./claude-paths.ts";
+export { codexHome } from "./codex.ts";
+export { codexNotifyCommand, codexNotifyJob, isZerodbNotify } from "./codex-notify.ts";
 export { isExecutable } from "./detect.ts";
 export { parseJson, toValue } from "./jsonc.ts";
 export { claudeCode, HARNESSES, harnessNamed } from "./registry.ts";

@@ -35,6 +35,13 @@ export interface FileJob {
   plan: (text: string | undefined) => Plan;
   /** Compares two texts by their settings, so a removal can restore the backup byte for byte. */
   sameSettings?: (a: string, b: string) => boolean;
+  /**
+   * The job's own backup suffix, for a second job on a file another job edits
+   * (Codex's notify beside its MCP table): each backup then holds the bytes
+   * before its own job's change, so undoing the jobs in reverse order gives
+   * back the file's bytes.
+   */
+  backupSuffix?: string;
   /** Said beside a change that was made (a harness written although not detected). */
   note?: string;
 }
@@ -75,7 +82,7 @@ function attemptJob(job: FileJob, dryRun: boolean): Outcome | "changed" {
   if (plan.change === "removed" && job.sameSettings) {
     // Nothing else changed since connect: put the file back exactly as it was
     // (an empty backup: there was no file, so it goes).
-    const backup = readBackup(state);
+    const backup = readBackup(state, job.backupSuffix);
     if (backup !== undefined && job.sameSettings(backup, text)) text = backup === "" ? undefined : backup;
   }
   if (dryRun)
@@ -85,7 +92,7 @@ function attemptJob(job: FileJob, dryRun: boolean): Outcome | "changed" {
       diff: unifiedDiff(state.text ?? "", text ?? "", { from: job.path, to: text === undefined ? "/dev/null" : job.path }),
     };
   try {
-    writeState(state, text);
+    writeState(state, text, job.backupSuffix);
   } catch (err) {
     if (err instanceof ChangedUnderfootError) return "changed";
     return { ...base, status: "failed", detail: `cannot write ${job.path}: ${message(err)}` };

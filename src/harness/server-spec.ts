@@ -34,9 +34,10 @@ export function serverSpec(
  * hook command's own flags do not matter. Windows shells lack `VAR=x cmd`,
  * so there the home goes in as `--home`.
  */
-export function hookCommand(self: SelfCommand, opts: { home: string; platform: NodeJS.Platform }): string {
+export function hookCommand(self: SelfCommand, opts: { home: string; platform: NodeJS.Platform; suffix?: string }): string {
+  const suffix = opts.suffix ?? HOOK_SUFFIX;
   const q = (w: string) => shellQuote(w, opts.platform);
   const exe = [self.command, ...self.prefix].map(q).join(" ");
-  if (opts.platform === "win32") return `${exe} --home ${q(opts.home)} ${HOOK_SUFFIX}`;
-  return `ZERODB_HOME=${q(opts.home)} ${exe} ${HOOK_SUFFIX}`;
+  if (opts.platform === "win32") return `${exe} --home ${q(opts.home)} ${suffix}`;
+  return `ZERODB_HOME=${q(opts.home)} ${exe} ${suffix}`;
 }

@@ -79,7 +79,14 @@ describe("capture under concurrency and crashes", () => {
       expect(sync.appended).toBeGreaterThan(0);
       const status = await runJson(["capture", "status"], { home: L.home, env: { CLAUDE_CONFIG_DIR: L.configDir } });
       expect(status.sessions).toEqual([
-        { source: SID, capture_session: await onlyCaptureSession(L.home), transcript: L.transcript(SID), lines_captured: total, lines_behind: 0 },
+        {
+          source: SID,
+          harness: "claude-code",
+          capture_session: await onlyCaptureSession(L.home),
+          transcript: L.transcript(SID),
+          lines_captured: total,
+          lines_behind: 0,
+        },
       ]);
     }),
     180_000,

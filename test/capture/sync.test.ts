@@ -71,7 +71,7 @@ describe("capture sync and status", () => {
     expect(human.code).toBe(0);
     // Issue 17, item 9: each row names the zerodb session (as `sessions` shows it) beside Claude Code's id.
     const rows = human.stdout.trimEnd().split("\n");
-    expect(rows[0]!.split(/ {2,}/)).toEqual(["zerodb session", "Claude Code session", "captured", "behind"]);
+    expect(rows[0]!.split(/ {2,}/)).toEqual(["zerodb session", "harness session", "captured", "behind"]);
     expect(rows.slice(1, -1).map((l) => l.split(/ {2,}/))).toEqual([
       [s1, S1, "300", "0"],
       [s1, `${S1}/agent-x1.jsonl`, "1", "0"],

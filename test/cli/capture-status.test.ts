@@ -5,6 +5,7 @@ import { renderStatus } from "../../src/cli/commands/capture-status.ts";
 
 const row = (source: string, capture_session: string | null, captured: number, behind: number, extra: Partial<StatusRow> = {}): StatusRow => ({
   source,
+  harness: "claude-code",
   capture_session,
   transcript: `/t/${source}.jsonl`,
   lines_captured: captured,
@@ -20,18 +21,18 @@ describe("capture status rendering", () => {
       row("cccc", "app-1a2b3c4d/fedcba9876543210", 4, 0, { missing: true }),
     ];
     expect(renderStatus(rows, { verbose: false }).split("\n")).toEqual([
-      "zerodb session                 Claude Code session  captured  behind",
-      "app-1a2b3c4d/0123456789abcdef  aaaa                 12        0",
-      "(not captured yet)             bbbb                 0         3",
-      "app-1a2b3c4d/fedcba9876543210  cccc                 4         0  (transcript deleted)",
+      "zerodb session                 harness session  captured  behind",
+      "app-1a2b3c4d/0123456789abcdef  aaaa             12        0",
+      "(not captured yet)             bbbb             0         3",
+      "app-1a2b3c4d/fedcba9876543210  cccc             4         0  (transcript deleted)",
       "3 line(s) behind: run `zerodb capture sync`",
     ]);
   });
 
   test("--verbose adds the transcript path; nothing behind says all captured; no transcripts says so", () => {
     expect(renderStatus([row("aaaa", "s/1", 1, 0)], { verbose: true }).split("\n")).toEqual([
-      "zerodb session  Claude Code session  captured  behind  transcript",
-      "s/1             aaaa                 1         0       /t/aaaa.jsonl",
+      "zerodb session  harness session  captured  behind  transcript",
+      "s/1             aaaa             1         0       /t/aaaa.jsonl",
       "all captured",
     ]);
     expect(renderStatus([], { verbose: false })).toBe("no Claude Code transcripts found");

@@ -110,6 +110,8 @@ describe("connect into configs already in use", () => {
       "gemini/mcp",
       "cursor/mcp",
       "claude-code/hooks",
+      "codex/hooks",
+      "gemini/hooks",
       "zerodb/config",
     ]);
     expect(statSync(join(home.path, ".claude.json")).mode & 0o777).toBe(0o600);

@@ -70,11 +70,33 @@ describe("a healthy home", () => {
       "harness gemini",
       "hooks",
       "retention",
+      "harness hooks",
       "server",
     ]);
     // The round trips ran in a scratch store: the user's store holds nothing.
     const stats = await runJson<{ turns: { count: number }; objects: { count: number } }>(["stats"], { home: home.path });
     expect([stats.turns.count, stats.objects.count]).toEqual([0, 0]);
+  });
+
+  test("the Codex and Gemini CLI capture hooks: pass when installed; a missing notify, a foreign one and Gemini chats behind warn", async () => {
+    using home = tempDir();
+    for (const d of [".claude", ".codex", ".gemini"]) mkdirSync(join(home.path, d));
+    await runJson(["connect", "--capture"], { home: home.path });
+    const ok = byName(await doctor(home.path), "harness hooks");
+    expect(ok?.status).toBe("pass");
+    expect(ok?.detail).toContain("Codex's notify");
+    expect(ok?.detail).toContain("3 Gemini CLI hooks");
+    // Codex's notify replaced by another program; a Gemini chat not yet captured.
+    const config = join(home.path, ".codex", "config.toml");
+    writeFileSync(config, readFileSync(config, "utf8").replace(/^notify = .*$/m, 'notify = ["notify-send"]'));
+    const chats = join(home.path, ".gemini", "tmp", "p", "chats");
+    mkdirSync(chats, { recursive: true });
+    writeFileSync(join(home.path, ".gemini", "tmp", "p", ".project_root"), home.path);
+    writeFileSync(join(chats, "session-2026-11-30T10-00-abcdef12.jsonl"), `${JSON.stringify({ sessionId: "abcdef12-0000", projectHash: "x" })}\n`);
+    const warned = byName(await doctor(home.path), "harness hooks");
+    expect([warned?.status, warned?.fix]).toEqual(["warn", "zerodb capture sync"]);
+    expect(warned?.detail).toContain("runs another program");
+    expect(warned?.detail).toContain("1 Gemini CLI chat(s) are behind capture");
   });
 
   test("the human report is one line per check and says which failed", async () => {

@@ -1,6 +1,5 @@
-import { join } from "node:path";
-import { type StatusRow, captureStatus, findTranscripts } from "../../capture/sync.ts";
-import { claudeConfigDir } from "../../harness/index.ts";
+import { type StatusRow, captureStatus } from "../../capture/sync.ts";
+import { allTranscripts } from "../transcripts.ts";
 import { withCaptureSink } from "../capture-sink.ts";
 import { zcommand } from "../command.ts";
 import { harnessContext } from "../connect-common.ts";
@@ -11,10 +10,13 @@ const NOT_YET = "(not captured yet)";
 
 /** `zerodb capture status`: per harness session (and subagent transcript), lines captured and lines behind. */
 export default zcommand({
-  meta: { name: "status", description: "Show, per Claude Code session, its zerodb session and how many transcript lines are captured and behind" },
+  meta: {
+    name: "status",
+    description: "Show, per Claude Code session and Codex thread, its zerodb session and how many transcript lines are captured and behind",
+  },
   async run(args) {
     const config = configFrom(args);
-    const transcripts = findTranscripts(join(claudeConfigDir(harnessContext()), "projects"));
+    const transcripts = allTranscripts(harnessContext());
     const sessions = await withCaptureSink({ flags: args, config }, (sink) => captureStatus(sink, transcripts));
     return { sessions };
   },
@@ -29,7 +31,7 @@ export default zcommand({
 export function renderStatus(rows: StatusRow[], opts: { verbose: boolean }): string {
   if (rows.length === 0) return "no Claude Code transcripts found";
   const table = [
-    ["zerodb session", "Claude Code session", "captured", "behind", ...(opts.verbose ? ["transcript"] : [])],
+    ["zerodb session", "harness session", "captured", "behind", ...(opts.verbose ? ["transcript"] : [])],
     ...rows.map((s) => [s.capture_session ?? NOT_YET, s.source, String(s.lines_captured), String(s.lines_behind), ...(opts.verbose ? [s.transcript] : [])]),
   ];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));

@@ -1,21 +1,21 @@
-import { join, resolve } from "node:path";
-import { findTranscripts, type SyncResult, syncTranscripts } from "../../capture/sync.ts";
-import { claudeConfigDir } from "../../harness/index.ts";
+import { resolve } from "node:path";
+import { type SyncResult, syncTranscripts } from "../../capture/sync.ts";
+import { allTranscripts } from "../transcripts.ts";
 import { withCaptureSink } from "../capture-sink.ts";
 import { zcommand } from "../command.ts";
 import { harnessContext } from "../connect-common.ts";
 import { configFrom } from "../context.ts";
 import { type Progress, byteProgress } from "../progress.ts";
 
-/** `zerodb capture sync`: backfills every Claude Code transcript at once, with progress on a TTY (DESIGN.md 7.2). */
+/** `zerodb capture sync`: backfills every Claude Code transcript and Codex rollout at once, with progress on a TTY (DESIGN.md 7.2). */
 export default zcommand({
-  meta: { name: "sync", description: "Capture every Claude Code transcript up to its end (not bounded per run like the hook)" },
+  meta: { name: "sync", description: "Capture every Claude Code transcript and Codex rollout up to its end (not bounded per run like the hook)" },
   args: {
     transcript: { type: "string", description: "only this transcript (and its subagents)", valueHint: "file" },
   },
   async run(args) {
     const config = configFrom(args);
-    const transcripts = typeof args.transcript === "string" ? [resolve(args.transcript)] : findTranscripts(join(claudeConfigDir(harnessContext()), "projects"));
+    const transcripts = typeof args.transcript === "string" ? [resolve(args.transcript)] : allTranscripts(harnessContext());
     let progress: Progress | undefined;
     const onProgress = (bytes: number, total: number) => {
       progress ??= byteProgress("capturing transcripts", total, { minBytes: 1024 * 1024 });

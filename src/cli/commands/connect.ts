@@ -3,7 +3,10 @@ import {
   HARNESSES,
   captureConfigJob,
   claudeCode,
+  codexNotifyCommand,
+  codexNotifyJob,
   type FileJob,
+  geminiHooksJob,
   hookCommand,
   hooksJob,
   mcpJobs,
@@ -18,11 +21,14 @@ import { configFrom } from "../context.ts";
 
 /** `zerodb connect`: register `zerodb mcp` in every installed harness (DESIGN.md 7.1). */
 export default zcommand({
-  meta: { name: "connect", description: "Register zerodb's MCP server with every installed agent harness (--capture: Claude Code hooks too)" },
+  meta: {
+    name: "connect",
+    description: "Register zerodb's MCP server with every installed agent harness (--capture: the Claude Code, Codex and Gemini CLI capture hooks too)",
+  },
   args: {
     harness: harnessArg,
     "dry-run": { type: "boolean", description: "show the diff of each file and write nothing" },
-    capture: { type: "boolean", description: "also install the Claude Code capture hooks and turn capture on" },
+    capture: { type: "boolean", description: "also install the capture hooks (Claude Code and Gemini CLI hooks, Codex notify) and turn capture on" },
   },
   async run(args) {
     const config = configFrom(args);
@@ -53,6 +59,19 @@ export default zcommand({
     if (wantHooks && sel.harnesses.includes(claudeCode)) {
       if (sel.explicit || claudeCode.installed(ctx)) jobs.push(hooksJob(ctx, hookCommand(self, { home: config.home, platform: ctx.platform })));
       else jobs.push({ target: claudeCode.name, what: "hooks", label: "Claude Code hooks", status: "skipped", detail: "Claude Code is not installed" });
+    }
+    const codex = sel.harnesses.find((h) => h.name === "codex");
+    if (wantHooks && codex) {
+      if (!sel.explicit && !codex.installed(ctx))
+        jobs.push({ target: "codex", what: "hooks", label: "Codex notify hook", status: "skipped", detail: "Codex is not installed" });
+      else if (codex.blocked?.(ctx)) jobs.push({ target: "codex", what: "hooks", label: "Codex notify hook", status: "failed", detail: codex.blocked(ctx)! });
+      else jobs.push(codexNotifyJob(ctx, codexNotifyCommand(self, config.home)));
+    }
+    const gemini = sel.harnesses.find((h) => h.name === "gemini");
+    if (wantHooks && gemini) {
+      if (!sel.explicit && !gemini.installed(ctx))
+        jobs.push({ target: "gemini", what: "hooks", label: "Gemini CLI hooks", status: "skipped", detail: "Gemini CLI is not installed" });
+      else jobs.push(geminiHooksJob(ctx, hookCommand(self, { home: config.home, platform: ctx.platform, suffix: "hook gemini" })));
     }
     if (args.capture === true) jobs.push(captureConfigJob(config.configFile, true));
     return { dry_run: dryRun, command: spec.command, results: runJobs(jobs, dryRun) };

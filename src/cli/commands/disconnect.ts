@@ -1,4 +1,4 @@
-import { captureConfigJob, claudeCode, type FileJob, hooksJob, mcpJobs, type Outcome, runJobs } from "../../harness/index.ts";
+import { captureConfigJob, claudeCode, codexNotifyJob, type FileJob, geminiHooksJob, hooksJob, mcpJobs, type Outcome, runJobs } from "../../harness/index.ts";
 import { zcommand } from "../command.ts";
 import { failedExit, harnessArg, harnessContext, renderOutcomes, selection } from "../connect-common.ts";
 import { configFrom } from "../context.ts";
@@ -16,7 +16,12 @@ export default zcommand({
     const ctx = harnessContext();
     // Removal looks at every selected harness, installed or not: a leftover entry is still ours to remove.
     const sel = { ...selection(ctx, args.harness), explicit: true };
-    const jobs: (FileJob | Outcome)[] = mcpJobs(sel, undefined);
+    // Codex's notify comes off before its MCP table: the reverse of connect, so each backup restores its own step.
+    // Gemini CLI's hooks likewise, before the MCP entry in the same settings.json.
+    const jobs: (FileJob | Outcome)[] = [];
+    if (sel.harnesses.some((h) => h.name === "codex")) jobs.push(codexNotifyJob(ctx, undefined));
+    if (sel.harnesses.some((h) => h.name === "gemini")) jobs.push(geminiHooksJob(ctx, undefined));
+    jobs.push(...mcpJobs(sel, undefined));
     if (sel.harnesses.includes(claudeCode)) {
       jobs.push(hooksJob(ctx, undefined));
       // Without hooks nothing captures; say so in the config so doctor agrees.

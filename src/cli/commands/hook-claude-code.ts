@@ -43,13 +43,13 @@ export default zcommand({
 });
 
 /** This zerodb as a command: the compiled binary, or bun and the source entry in development. */
-function self(): string[] {
+export function self(): string[] {
   const { command, prefix } = selfCommand(process.execPath, Bun.main);
   return [command, ...prefix];
 }
 
 /** The shared flags that select the store, passed on to the catch-up. */
-function storeFlags(args: SharedFlags): string[] {
+export function storeFlags(args: SharedFlags): string[] {
   const out: string[] = [];
   for (const name of ["home", "data-dir", "url", "tenant", "token-file", "config"] as const) {
     const v = args[name];

@@ -1,0 +1,13 @@
+/** Which renderer reads a transcript's lines, by the harness that wrote it. */
+import type { Rendered } from "./render.ts";
+import { renderLine } from "./render.ts";
+import { renderCodexLine } from "./render-codex.ts";
+import { renderGeminiLine } from "./render-gemini.ts";
+import type { Format } from "./sources.ts";
+
+/** The line renderer of a format (Claude Code's when none is named). */
+export function rendererOf(format: Format | undefined): (text: string) => Rendered {
+  if (format === "codex") return renderCodexLine;
+  if (format === "gemini") return renderGeminiLine;
+  return renderLine;
+}
