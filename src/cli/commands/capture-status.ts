@@ -29,7 +29,7 @@ export default zcommand({
  * then the counts (issue 17, item 9); --verbose adds the transcript's path.
  */
 export function renderStatus(rows: StatusRow[], opts: { verbose: boolean }): string {
-  if (rows.length === 0) return "no Claude Code transcripts found";
+  if (rows.length === 0) return "no Claude Code, Codex or Gemini CLI transcripts found";
   const table = [
     ["zerodb session", "harness session", "captured", "behind", ...(opts.verbose ? ["transcript"] : [])],
     ...rows.map((s) => [s.capture_session ?? NOT_YET, s.source, String(s.lines_captured), String(s.lines_behind), ...(opts.verbose ? [s.transcript] : [])]),

@@ -4,7 +4,6 @@
  * in the browser unless --no-open). The link is spent on first use: the
  * URL left in the browser's history logs nobody in.
  */
-import { join } from "node:path";
 import { zcommand } from "../command.ts";
 import { configFrom, openLocalStore } from "../context.ts";
 import { ui } from "../log.ts";
@@ -44,9 +43,9 @@ export default zcommand({
       ]);
       // The user of `zerodb ui` owns this machine's transcripts: the capture page compares them with the cursors.
       const localCapture = async (t: string) => {
-        const [{ captureStatus, findTranscripts }, { claudeConfigDir }, { harnessContext }] = await Promise.all([
+        const [{ captureStatus }, { allTranscripts }, { harnessContext }] = await Promise.all([
           import("../../capture/sync.ts"),
-          import("../../harness/index.ts"),
+          import("../transcripts.ts"),
           import("../connect-common.ts"),
         ]);
         const cursors = store.capture(t);
@@ -57,7 +56,8 @@ export default zcommand({
           memory: store.memory(t),
           close() {},
         };
-        return captureStatus(sink, findTranscripts(join(claudeConfigDir(harnessContext()), "projects")));
+        // Every harness capture reads (Claude Code, Codex, Gemini CLI), as `zerodb capture status` lists them.
+        return captureStatus(sink, allTranscripts(harnessContext()));
       };
       const viewer = createViewer({ store, localCapture });
       const app = createApp({ store, viewer, log: (line) => ui.debug(line) });

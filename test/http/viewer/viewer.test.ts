@@ -310,7 +310,14 @@ describe("viewer", () => {
     const viewer = createViewer({
       store: v.store,
       localCapture: async (tenant) => [
-        { source: `${tenant}-src`, capture_session: "proj/x", transcript: "/home/me/.claude/projects/p/s.jsonl", lines_captured: 7, lines_behind: 3 },
+        {
+          source: `${tenant}-src`,
+          harness: "claude-code" as const,
+          capture_session: "proj/x",
+          transcript: "/home/me/.claude/projects/p/s.jsonl",
+          lines_captured: 7,
+          lines_behind: 3,
+        },
       ],
     });
     const app = createApp({ store: v.store, viewer });

@@ -24,13 +24,20 @@ export function capturePages(ui: Hono<ViewerEnv>, store: Store): void {
       const behind = rows.reduce((n, r) => n + r.lines_behind, 0);
       return c.html(
         <Layout {...frame(c, "Capture")}>
-          <h1>Capture status (Claude Code on this machine)</h1>
-          <p>{rows.length === 0 ? "No Claude Code transcripts found." : behind > 0 ? `${behind} line(s) behind: run zerodb capture sync.` : "All captured."}</p>
+          <h1>Capture status (this machine's harnesses)</h1>
+          <p>
+            {rows.length === 0
+              ? "No Claude Code, Codex or Gemini CLI transcripts found."
+              : behind > 0
+                ? `${behind} line(s) behind: run zerodb capture sync.`
+                : "All captured."}
+          </p>
           <table>
             <thead>
               <tr>
                 <th>zerodb session</th>
-                <th>Claude Code session</th>
+                <th>harness</th>
+                <th>harness session</th>
                 <th class="num">captured</th>
                 <th class="num">behind</th>
                 <th>transcript</th>
@@ -42,6 +49,7 @@ export function capturePages(ui: Hono<ViewerEnv>, store: Store): void {
                   <td>
                     <SessionLink name={r.capture_session} />
                   </td>
+                  <td>{r.harness}</td>
                   <td>{r.source}</td>
                   <td class="num">{r.lines_captured}</td>
                   <td class="num">{r.lines_behind}</td>
