@@ -34,3 +34,26 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   const { dataDir, database: _database, ...rest } = opts;
   return openSqliteStore(dataDir, rest);
 }
+
+/** What a restore rebuilt. */
+export interface RestoreResult {
+  records: number;
+  objects: number;
+  last_lsn: number;
+  data_dir: string;
+  /** The store the backup was taken from (the restored store has an id of its own). */
+  from_store: string;
+  tenant: string | null;
+}
+
+/**
+ * Rebuilds a store from a backup file into an empty or new data dir, every
+ * record and object verified before it appears (DESIGN.md 15). Backups are
+ * the SQLite engine's: restore builds a local store.
+ */
+export async function restoreStore(file: string, dataDir: string): Promise<RestoreResult> {
+  const { checkRestoreTarget, restoreBackup } = await import("./sqlite/restore.ts");
+  // Refused before the file is read: a restore never lands on a store (it would bring back what was forgotten).
+  checkRestoreTarget(dataDir);
+  return restoreBackup(file, dataDir);
+}

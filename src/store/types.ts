@@ -52,6 +52,13 @@ export interface Memory {
   stats(input?: z.input<typeof In.StatsInput>): Promise<Out.StatsResult>;
 }
 
+/** What a finished backup held. */
+export interface BackupCounts {
+  records: number;
+  objects: number;
+  last_lsn: number;
+}
+
 /** Result of a store check (`zerodb doctor`). */
 export interface CheckResult {
   ok: boolean;
@@ -117,6 +124,13 @@ export interface Store {
    * the same counts. An engine that cannot count leaves it out.
    */
   trace?(): WorkTrace;
+  /**
+   * A backup (DESIGN.md 15): the bytes of one file holding a consistent
+   * snapshot of the tape and every object it references, while others write;
+   * `counts` is complete once every chunk is read. An engine that cannot take
+   * one leaves it out (PostgreSQL: pg_dump).
+   */
+  backup?(opts: { tenant?: string }): { chunks: Iterable<Uint8Array>; counts: BackupCounts };
   /** Every tape record of every tenant (or one), in LSN order. */
   exportTape(opts?: { tenant?: string }): AsyncIterable<TapeRecord>;
   /** Restores exported records into an empty store, keeping their LSNs. */

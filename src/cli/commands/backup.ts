@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { checkTenant } from "../../schema/common.ts";
-import { backupOf } from "../../store/backup.ts";
+import { ZeroDbError } from "../../errors.ts";
 import { writeAtomic } from "../../util/atomic.ts";
 import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
@@ -16,7 +16,12 @@ export default zcommand({
     const out = resolve(String(args.out));
     checkNewFile(out, "backup");
     return withStore(args, async (store) => {
-      const { chunks, counts } = await backupOf(store, args.tenant !== undefined ? { tenant: String(args.tenant) } : {});
+      if (!store.backup) {
+        throw new ZeroDbError("invalid_input", "backup works on the local SQLite store; back up a PostgreSQL store with pg_dump and its data dir's objects", {
+          field: "database",
+        });
+      }
+      const { chunks, counts } = store.backup(args.tenant !== undefined ? { tenant: String(args.tenant) } : {});
       let bytes: number;
       try {
         // Temp file, fsync, link: the file appears whole (mode 0600) or not at all.

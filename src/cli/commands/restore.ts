@@ -1,5 +1,5 @@
 import { ZeroDbError } from "../../errors.ts";
-import { checkRestoreTarget, restoreInto } from "../../store/backup.ts";
+import { restoreStore } from "../../store/index.ts";
 import { zcommand } from "../command.ts";
 import { configFrom } from "../context.ts";
 
@@ -12,8 +12,7 @@ export default zcommand({
       throw new ZeroDbError("invalid_input", "data-dir: give the empty or new dir to restore into (--data-dir DIR)", { field: "data_dir" });
     }
     const config = configFrom(args);
-    await checkRestoreTarget(config.dataDir);
-    return restoreInto(String(args.file), config.dataDir);
+    return restoreStore(String(args.file), config.dataDir);
   },
   human: (r: { records: number; objects: number; last_lsn: number; data_dir: string }) =>
     `restored ${r.records} records and ${r.objects} objects (last lsn ${r.last_lsn}) into ${r.data_dir}`,

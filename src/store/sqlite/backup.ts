@@ -16,12 +16,7 @@ import { BACKUP_MAGIC, BACKUP_VERSION, type BackupHeader, recordSum } from "./ba
 import { storeIdOf } from "./identity.ts";
 import { exportRows } from "./transfer.ts";
 
-/** What a finished backup held. */
-export interface BackupCounts {
-  records: number;
-  objects: number;
-  last_lsn: number;
-}
+import type { BackupCounts } from "../types.ts";
 
 const CHUNK = 1 << 20;
 

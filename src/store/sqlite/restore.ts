@@ -26,16 +26,7 @@ import { openDatabase } from "./open.ts";
 import { importRecords } from "./transfer.ts";
 import { damagedRows } from "./verify.ts";
 
-/** What a restore rebuilt. */
-export interface RestoreResult {
-  records: number;
-  objects: number;
-  last_lsn: number;
-  data_dir: string;
-  /** The store the backup was taken from (the restored store has an id of its own). */
-  from_store: string;
-  tenant: string | null;
-}
+import type { RestoreResult } from "../open.ts";
 
 /**
  * Refuses a target that holds anything: restoring over a store could bring

@@ -10,6 +10,7 @@ import { sqliteCapture } from "./capture.ts";
 import { factGet, factList, factSet } from "./facts.ts";
 import { checkpoint, finishPendingPurge, forget } from "./forget.ts";
 import { linkAdd } from "./links.ts";
+import { backupChunks } from "./backup.ts";
 import { openObjects, type ObjectsOptions } from "./objects.ts";
 import type { MigrateOptions } from "./migrate.ts";
 import { openDatabase } from "./open.ts";
@@ -113,6 +114,11 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     capture: (tenant) => sqliteCapture(db, checkTenant(tenant), run),
     // Counting shadows the handle's methods in place, so it is done once and shared.
     trace: () => (trace ??= traceDatabase(db)),
+    backup: (opts) => {
+      if (opts.tenant !== undefined) checkTenant(opts.tenant);
+      const counts = { records: 0, objects: 0, last_lsn: 0 };
+      return { chunks: backupChunks(db, objects.blobs, { ...opts, counts }), counts };
+    },
     hook: (h) => void hooks.push(h),
     async *exportTape(opts = {}) {
       if (opts.tenant !== undefined) checkTenant(opts.tenant);
