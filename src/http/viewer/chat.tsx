@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /**
  * A turn as a chat message (DESIGN.md 13): prompts and replies open, tool
  * calls and results, system text and notes folded in `<details>`, a

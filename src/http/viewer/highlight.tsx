@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /**
  * Search hits highlighted from `matched` (the query words each hit holds).
  * The engine's snippet marks each match `[like this]` (src/search/snippet.ts);

@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /** The page frame every viewer page shares: head, navigation, logout; Hono's JSX escapes every text and attribute. */
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";

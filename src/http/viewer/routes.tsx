@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /**
  * The viewer as a Hono sub-app mounted at /ui (DESIGN.md 13): security
  * headers and the Host check on everything, login before the session gate,

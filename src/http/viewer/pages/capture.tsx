@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /**
  * Capture status (DESIGN.md 13, 7.2). Under `zerodb ui` the viewer's user
  * owns this machine's transcripts: each one with its zerodb session, lines

@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /**
  * The SessionStart context a project would get now (DESIGN.md 13, 7.2):
  * capture's own startContext, run for a session that has not started, over

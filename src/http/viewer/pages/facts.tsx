@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /** Facts by key, paged, each value as JSON. */
 import type { Hono } from "hono";
 import { TURN_PREVIEW_CHARS } from "../chat.tsx";

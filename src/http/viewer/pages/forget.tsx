@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /**
  * Forget in three steps (DESIGN.md 13): a selector, its dry-run count with a
  * confirmation, then the result. Both POSTs pass the CSRF check; the

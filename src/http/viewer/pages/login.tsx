@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /**
  * Logging in and out (DESIGN.md 13). A token posted from the login form, or
  * a one-time link from `zerodb ui`, becomes a server-side session whose

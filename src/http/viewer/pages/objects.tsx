@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /**
  * Objects: the tenant's list with image previews, and their bytes. The bytes
  * are served with the type they were stored with, `nosniff`, a sandboxing

@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /** Search with the API's engine and filters (Memory.search, the SearchInput schema), hits highlighted from `matched`, each linking to its turn. */
 import type { Hono } from "hono";
 import { toZeroDbError } from "../../../errors.ts";

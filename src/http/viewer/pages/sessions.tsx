@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /** The overview (projects and sessions, newest first), a session as a chat paged by LSN, and a turn by its LSN. */
 import type { Hono } from "hono";
 import { ZeroDbError } from "../../../errors.ts";

@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /** Stats: the tenant's counts and sizes, and the payload size histogram as a server-rendered SVG chart. */
 import type { Hono } from "hono";
 import type { StatsResult } from "../../../schema/results.ts";
