@@ -1,6 +1,8 @@
 import { resolveHome } from "../../config.ts";
 import { runHook } from "../../capture/hook.ts";
-import { selfCommand } from "../../harness/index.ts";
+// Past the harness face on purpose: the face loads every editor and its libraries (jsonc-parser, smol-toml, diff),
+// which a hook that must exit in milliseconds never needs; self.ts imports nothing.
+import { selfCommand } from "../../harness/self.ts";
 import { withCaptureSink } from "../capture-sink.ts";
 import { zcommand } from "../command.ts";
 import { configFrom } from "../context.ts";
