@@ -4,7 +4,7 @@
  * failure can be replayed: `seeded` names the seed in a failure's message.
  */
 import { wholeNumber } from "../src/util/whole-number.ts";
-import { rand } from "./fixtures/redact/_rand.ts";
+import { rand } from "./rand.ts";
 
 /** The seed of this run: ZERODB_TEST_SEED when set (its low 32 bits), else a random 32-bit number. */
 export function testSeed(): number {

@@ -13,7 +13,7 @@ import { captureSession, projectSession } from "../project.ts";
 import { codexSource, findRollout } from "./codex.ts";
 import { describe } from "./hook.ts";
 import { RUN_MAX_BYTES, SYNC_BATCH_ENTRIES } from "./limits.ts";
-import { logLine } from "./log.ts";
+import { logProblems } from "./log.ts";
 import { captureSources } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
 import { transcriptCwd } from "./sync.ts";
@@ -62,15 +62,7 @@ export async function runCodexHook(io: CodexHookIo): Promise<void> {
   } catch (err) {
     problems.push(describe(err));
   }
-  if (problems.length === 0) return;
-  const line = `codex thread=${thread}: ${problems.join("; ")}`;
-  let logged = false;
-  try {
-    logged = logLine(home ?? io.fallbackHome(), line);
-  } catch {
-    logged = false;
-  }
-  if (!logged) io.warn?.(`zerodb hook: ${line}`);
+  logProblems({ home: () => home ?? io.fallbackHome(), who: `codex thread=${thread}`, problems, warn: io.warn });
 }
 
 /** The thread and cwd of a notification; throws a log-safe error on anything else. */

@@ -13,7 +13,7 @@ import { captureSession, projectSession } from "../project.ts";
 import { chatCwd, chatPlace, chatSessionId, geminiSource, subagentChats } from "./gemini.ts";
 import { describe } from "./hook.ts";
 import { HOOK_INPUT_MAX_BYTES, RUN_MAX_BYTES, RUN_MAX_ENTRIES } from "./limits.ts";
-import { logLine } from "./log.ts";
+import { logProblems } from "./log.ts";
 import { captureSources } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
 
@@ -65,15 +65,7 @@ export async function runGeminiHook(io: GeminiHookIo): Promise<void> {
   } catch (err) {
     problems.push(describe(err));
   }
-  if (problems.length === 0) return;
-  const line = `${who}: ${problems.join("; ")}`;
-  let logged = false;
-  try {
-    logged = logLine(home ?? io.fallbackHome(), line);
-  } catch {
-    logged = false;
-  }
-  if (!logged) io.warn?.(`zerodb hook: ${line}`);
+  logProblems({ home: () => home ?? io.fallbackHome(), who, problems, warn: io.warn });
 }
 
 /** The fields of the hook input capture uses; throws a log-safe error when it is not JSON. */

@@ -10,7 +10,7 @@ import { tooLarge, toZeroDbError } from "../errors.ts";
 import { captureSession, projectSession } from "../project.ts";
 import { type HookEvent, parseHookEvent } from "./event.ts";
 import { HOOK_INPUT_MAX_BYTES, RUN_MAX_BYTES, RUN_MAX_ENTRIES, SESSION_END_DEADLINE_MS, SESSION_END_MAX_BYTES } from "./limits.ts";
-import { logLine } from "./log.ts";
+import { logProblems } from "./log.ts";
 import { type RunResult, captureSources } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
 import { harnessSessionId, mainSource, subagentSources } from "./sources.ts";
@@ -85,11 +85,8 @@ export async function runHook(io: HookIo): Promise<void> {
   } catch (err) {
     problems.push(describe(err));
   }
-  if (problems.length > 0) {
-    const who = event ? `${event.hook_event_name} session=${event.session_id}` : "hook";
-    const line = `${who}: ${problems.join("; ")}`;
-    if (!logLine(home ?? safeFallbackHome(io), line)) io.warn?.(`zerodb hook: ${line}`);
-  }
+  const who = event ? `${event.hook_event_name} session=${event.session_id}` : "hook";
+  logProblems({ home: () => home ?? io.fallbackHome(), who, problems, warn: io.warn });
   if (output !== "" && event) {
     try {
       await io.writeOut(`${JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: output } })}\n`);
@@ -120,12 +117,4 @@ export function describe(err: unknown): string {
   if (e.code !== "internal") return `${e.code}: ${e.message}`;
   const cause = e.cause instanceof Error ? `${e.cause.name}: ${e.cause.message}` : String(err);
   return `internal: ${cause.slice(0, 300)}`;
-}
-
-function safeFallbackHome(io: HookIo): string {
-  try {
-    return io.fallbackHome();
-  } catch {
-    return ".";
-  }
 }

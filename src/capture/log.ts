@@ -48,3 +48,21 @@ export function logLine(home: string, line: string, now = new Date()): boolean {
     return false;
   }
 }
+
+/**
+ * A hook run's problems as its one capture.log line (`<who>: a; b`); when the
+ * log cannot take it, `warn` gets it (stderr: never stdout, which is the
+ * harness's). `home` may throw (no home could be resolved): "." is used then.
+ * Nothing to say, nothing written. Never throws.
+ */
+export function logProblems(opts: { home: () => string; who: string; problems: readonly string[]; warn?: (line: string) => void }): void {
+  if (opts.problems.length === 0) return;
+  const line = `${opts.who}: ${opts.problems.join("; ")}`;
+  let home: string;
+  try {
+    home = opts.home();
+  } catch {
+    home = ".";
+  }
+  if (!logLine(home, line)) opts.warn?.(`zerodb hook: ${line}`);
+}

@@ -4,6 +4,7 @@
  * templates and the developer vocabulary. Turn i depends only on i, so every
  * run and every machine measures against the same memory.
  */
+import { type Rand, rand } from "../../../test/rand.ts";
 import { CJK, DIRS, ENGLISH, EXTS, HOSTS, NOUNS, VERBS } from "./vocabulary.ts";
 
 /** A distractor turn as it is appended. */
@@ -12,29 +13,12 @@ export interface Distractor {
   content: string;
 }
 
-/** A small seeded generator (mulberry32): fast, and the same numbers everywhere. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
-  return { next, int, pick };
-}
-
-type Rng = ReturnType<typeof rng>;
-
 const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
-const ident = (r: Rng) => r.pick(VERBS) + cap(r.pick(NOUNS)) + (r.next() < 0.4 ? cap(r.pick(NOUNS)) : "");
-const snake = (r: Rng) => `${r.pick(NOUNS)}_${r.pick(NOUNS)}`;
-const file = (r: Rng) => `${r.pick(DIRS)}/${r.pick(NOUNS)}/${r.pick(NOUNS)}${r.next() < 0.3 ? `-${r.pick(NOUNS)}` : ""}.${r.pick(EXTS)}`;
+const ident = (r: Rand) => r.pick(VERBS) + cap(r.pick(NOUNS)) + (r.next() < 0.4 ? cap(r.pick(NOUNS)) : "");
+const snake = (r: Rand) => `${r.pick(NOUNS)}_${r.pick(NOUNS)}`;
+const file = (r: Rand) => `${r.pick(DIRS)}/${r.pick(NOUNS)}/${r.pick(NOUNS)}${r.next() < 0.3 ? `-${r.pick(NOUNS)}` : ""}.${r.pick(EXTS)}`;
 
-function sentence(r: Rng, words = 8 + r.int(14)): string {
+function sentence(r: Rand, words = 8 + r.int(14)): string {
   const out: string[] = [];
   for (let i = 0; i < words; i++) {
     const x = r.next();
@@ -43,11 +27,11 @@ function sentence(r: Rng, words = 8 + r.int(14)): string {
   return `${cap(out.join(" "))}.`;
 }
 
-function prose(r: Rng, n = 1 + r.int(4)): string {
+function prose(r: Rand, n = 1 + r.int(4)): string {
   return Array.from({ length: n }, () => (r.next() < 0.06 ? r.pick(CJK) : sentence(r))).join(" ");
 }
 
-const ERRORS: ((r: Rng) => string)[] = [
+const ERRORS: ((r: Rand) => string)[] = [
   (r) => `TypeError: Cannot read properties of undefined (reading '${r.pick(NOUNS)}')`,
   (r) => `Error: connect ECONNREFUSED 10.0.${r.int(255)}.${r.int(255)}:${[5432, 6379, 9200, 8080][r.int(4)]}`,
   (r) => `Error: timeout of ${(1 + r.int(30)) * 1000}ms exceeded while ${r.pick(VERBS)}ing ${r.pick(NOUNS)}`,
@@ -58,7 +42,7 @@ const ERRORS: ((r: Rng) => string)[] = [
   (r) => `FATAL: remaining connection slots are reserved (${r.pick(HOSTS)})`,
 ];
 
-const COMMANDS: ((r: Rng) => string)[] = [
+const COMMANDS: ((r: Rand) => string)[] = [
   (r) => `npm test -- ${r.pick(NOUNS)}`,
   (r) => `git log --oneline -n ${5 + r.int(20)} -- ${file(r)}`,
   (r) => `kubectl -n ${r.pick(["staging", "production", "preview"])} get pods -l app=${r.pick(NOUNS)}-${r.pick(["api", "worker", "web"])}`,
@@ -71,7 +55,7 @@ const COMMANDS: ((r: Rng) => string)[] = [
   (r) => `tail -n ${50 + r.int(200)} /var/log/${r.pick(NOUNS)}/${r.pick(NOUNS)}.log`,
 ];
 
-function logLines(r: Rng, n: number): string {
+function logLines(r: Rand, n: number): string {
   const lines: string[] = [];
   for (let i = 0; i < n; i++) {
     const x = r.next();
@@ -95,7 +79,7 @@ function logLines(r: Rng, n: number): string {
   return lines.join("\n");
 }
 
-const MAKERS: ((r: Rng) => Distractor)[] = [
+const MAKERS: ((r: Rand) => Distractor)[] = [
   (r) => ({
     role: "user",
     content: `${r.pick(["can you", "please", "could you", "let's", "we need to"])} ${r.pick(VERBS)} the ${r.pick(NOUNS)} ${r.pick(NOUNS)} in ${file(r)}? ${prose(r, 1 + r.int(2))}`,
@@ -126,7 +110,7 @@ const MAKERS: ((r: Rng) => Distractor)[] = [
 
 /** Distractor turn i; `variant` picks another turn at the same index (used to step around a label). */
 export function distractor(i: number, variant = 0): Distractor {
-  const r = rng(i * 2654435761 + variant * 97 + 1);
+  const r = rand(i * 2654435761 + variant * 97 + 1);
   return r.pick(MAKERS)(r);
 }
 
