@@ -25,7 +25,7 @@ const Forgotten = z.strictObject({
   forgotten_by: Lsn,
   /**
    * SHA-256, hex, of "zerodb forgotten idem_key", NUL, the tenant, NUL, the
-   * key (idemDigest in the SQLite engine's _tape.ts): every engine that replays
+   * key (idemDigest in src/store/hashes.ts): every engine that replays
    * an export (DESIGN.md 12) hashes a retried key the same way to find it.
    */
   idem_digest: Hex256.optional(),

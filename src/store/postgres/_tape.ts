@@ -4,7 +4,7 @@
  */
 import type { SQL } from "bun";
 import { ZeroDbError } from "../../errors.ts";
-import { sha256 } from "../../util/hash.ts";
+import { idemDigest as sharedIdemDigest } from "../hashes.ts";
 import { wordsOf } from "./words.ts";
 
 /** A query runner: the pool or a transaction. */
@@ -55,13 +55,9 @@ export async function insertRow(tx: Q, lsn: number, row: NewRow): Promise<void> 
       ${row.sclass}, ${words}::tsvector)`;
 }
 
-/**
- * What a forgotten row keeps of its idempotency key: SHA-256 over a domain
- * tag, the tenant and the key, the same digest as the SQLite engine's, so a
- * store moved between engines keeps every key reserved (I3).
- */
+/** The shared key digest (src/store/hashes.ts) as the Buffer the SQL client binds to bytea. */
 export function idemDigest(tenant: string, idemKey: string): Buffer {
-  return Buffer.from(sha256(`zerodb forgotten idem_key\u0000${tenant}\u0000${idemKey}`));
+  return Buffer.from(sharedIdemDigest(tenant, idemKey));
 }
 
 /** Whether the tenant holds an idempotency key, live or forgotten. */

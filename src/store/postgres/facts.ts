@@ -4,16 +4,15 @@ import { PAGE_DEFAULT } from "../../limits.ts";
 import { SearchClass } from "../../search/classify.ts";
 import type { FactGetInput, FactListInput, FactSetInput, LinkAddInput } from "../../schema/ops.ts";
 import type { Fact, FactListResult, WriteResult } from "../../schema/results.ts";
-import { sha256 } from "../../util/hash.ts";
-import { canonicalJson } from "../../util/json.ts";
 import { prefixEnd } from "../ranges.ts";
 import { type Q, insertRow, writeOnce } from "./_tape.ts";
+import { opHash } from "../hashes.ts";
 
 /** Sets a fact: a new tape row, and the current pointer moves to it. */
 export function factSet(sql: Q, tenant: string, input: FactSetInput): Promise<WriteResult> {
   const value = JSON.stringify(input.value);
-  const opHash = input.idem_key ? sha256(canonicalJson(["fact", input.key, input.value])) : null;
-  return writeOnce(sql, tenant, { key: input.idem_key, opHash }, async (tx, lsn) => {
+  const op = input.idem_key ? opHash.fact(input.key, input.value) : null;
+  return writeOnce(sql, tenant, { key: input.idem_key, opHash: op }, async (tx, lsn) => {
     // The value is kept as JSON text inside the record, so a string, a number or null comes back exactly as given.
     await insertRow(tx, lsn, {
       tenant,
@@ -21,7 +20,7 @@ export function factSet(sql: Q, tenant: string, input: FactSetInput): Promise<Wr
       ts: Date.now(),
       subject: input.key,
       idemKey: input.idem_key ?? null,
-      opHash,
+      opHash: op,
       contentHash: null,
       bytes: Buffer.byteLength(value, "utf8"),
       text: null,
@@ -62,15 +61,15 @@ export function linkText(d: { url: string; title: string | null; note: string | 
 export function linkAdd(sql: Q, tenant: string, input: LinkAddInput): Promise<WriteResult> {
   const data = { url: input.url, title: input.title ?? null, note: input.note ?? null };
   const text = linkText(data);
-  const opHash = input.idem_key ? sha256(canonicalJson(["link", data.url, data.title, data.note])) : null;
-  return writeOnce(sql, tenant, { key: input.idem_key, opHash }, (tx, lsn) =>
+  const op = input.idem_key ? opHash.link(data.url, data.title, data.note) : null;
+  return writeOnce(sql, tenant, { key: input.idem_key, opHash: op }, (tx, lsn) =>
     insertRow(tx, lsn, {
       tenant,
       kind: "link",
       ts: Date.now(),
       subject: null,
       idemKey: input.idem_key ?? null,
-      opHash,
+      opHash: op,
       contentHash: null,
       bytes: Buffer.byteLength(text, "utf8"),
       text,

@@ -15,10 +15,9 @@ import { SearchClass } from "../../search/classify.ts";
 import { ObjectPutMeta, type ObjectGetInput, type ObjectListInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import type { ObjectInfo, ObjectListResult, ObjectPutResult } from "../../schema/results.ts";
-import { sha256 } from "../../util/hash.ts";
-import { canonicalJson } from "../../util/json.ts";
 import type { ObjectBody } from "../types.ts";
 import { type Q, insertRow, lockLsns, priorWrite } from "./_tape.ts";
+import { opHash } from "../hashes.ts";
 
 /** The media type of an object put without one. */
 const DEFAULT_TYPE = "application/octet-stream";
@@ -59,14 +58,14 @@ async function put(sql: Q, blobs: BlobStore, tenant: string, body: ObjectSource,
   const type = meta.type ?? DEFAULT_TYPE;
   const name = meta.name ?? null;
   const { digest, size } = staged;
-  const opHash = meta.idem_key ? sha256(canonicalJson(["object", digest, type, name])) : null;
+  const op = meta.idem_key ? opHash.object(digest, type, name) : null;
   let placed = false;
   try {
     // The blob is published while the LSN lock is held, the lock a collection takes too, so it cannot delete it in between (I7).
     return await sql.begin(async (tx): Promise<ObjectPutResult> => {
       const lsns = await lockLsns(tx);
       if (meta.idem_key) {
-        const prior = await priorWrite(tx, tenant, meta.idem_key, opHash!, "idem_key");
+        const prior = await priorWrite(tx, tenant, meta.idem_key, op!, "idem_key");
         if (prior !== undefined) return { object: digest, size, type, lsn: prior, duplicate: true };
       }
       placed = staged.place();
@@ -78,7 +77,7 @@ async function put(sql: Q, blobs: BlobStore, tenant: string, body: ObjectSource,
         ts: Date.now(),
         subject: digest,
         idemKey: meta.idem_key ?? null,
-        opHash,
+        opHash: op,
         contentHash: null,
         bytes: size,
         text: null,

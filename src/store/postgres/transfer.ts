@@ -10,10 +10,10 @@ import { Entry, FactSetInput, LinkAddInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import { type TapeRecord, tapeRecordSchema } from "../../schema/tape.ts";
 import { SearchClass, turnClass } from "../../search/classify.ts";
-import { sha256 } from "../../util/hash.ts";
 import { type NewRow, type Q, idemDigest, insertRow, isoTime } from "./_tape.ts";
 import { linkText } from "./facts.ts";
 import { lsnRanges } from "../ranges.ts";
+import { contentHash } from "../hashes.ts";
 
 /** Rows read per round trip while exporting. */
 const PAGE = 1000;
@@ -165,7 +165,7 @@ async function restore(tx: Q, rec: TapeRecord, at: string): Promise<void> {
         ...common,
         kind: "turn",
         subject: rec.session,
-        contentHash: sha256(rec.content).subarray(0, 16),
+        contentHash: contentHash(rec.content),
         bytes,
         text: rec.content,
         data: meta ? { role: rec.role, meta } : { role: rec.role },

@@ -3,10 +3,9 @@ import { PAGE_DEFAULT, READ_PAGE_MAX_BYTES } from "../../limits.ts";
 import type { AppendInput, ReadInput, SessionsInput } from "../../schema/ops.ts";
 import type { AppendResult, ReadResult, SessionsResult, Turn } from "../../schema/results.ts";
 import { turnClass } from "../../search/classify.ts";
-import { sha256 } from "../../util/hash.ts";
-import { canonicalJson } from "../../util/json.ts";
 import { prefixEnd } from "../ranges.ts";
 import { type Q, insertRow, isoTime, lockLsns, priorWrite } from "./_tape.ts";
+import { contentHash, opHash } from "../hashes.ts";
 
 /** Appends a batch in one transaction holding the LSN lock: all entries or none. */
 export async function append(sql: Q, tenant: string, input: AppendInput): Promise<AppendResult> {
@@ -25,8 +24,8 @@ export function prepare(input: AppendInput) {
       idem_key: e.idem_key,
       content: e.content,
       bytes: Buffer.byteLength(e.content, "utf8"),
-      contentHash: sha256(e.content).subarray(0, 16),
-      opHash: e.idem_key ? sha256(canonicalJson(["turn", input.session, e.role, e.content, meta ?? {}])) : null,
+      contentHash: contentHash(e.content),
+      opHash: e.idem_key ? opHash.turn(input.session, e.role, e.content, meta) : null,
       data: meta ? { role: e.role, meta } : { role: e.role },
       sclass: turnClass(e.role, meta) as number,
     };

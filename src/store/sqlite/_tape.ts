@@ -2,6 +2,7 @@
 import type { Database } from "bun:sqlite";
 import { ZeroDbError } from "../../errors.ts";
 import { sha256 } from "../../util/hash.ts";
+import { idemDigest } from "../hashes.ts";
 import { prefixEnd } from "../ranges.ts";
 import { storeIdOf } from "./identity.ts";
 import { SearchClass } from "../../search/classify.ts";
@@ -87,22 +88,6 @@ export function insertRow(db: Database, row: NewRow): number {
   const lsn = Number(r.lastInsertRowid);
   if (row.text !== null) indexRow(db, lsn, row.text);
   return lsn;
-}
-
-/**
- * What a forgotten row keeps of its idempotency key: SHA-256 over a domain
- * tag, the tenant and the key, never the key itself (issue 14 item 4). The
- * key stays reserved (I3) because a replay's key hashes to the same digest,
- * while a key with enough entropy (capture's `<harness session id>:...`, any
- * UUID) cannot be read back from it. A guessable key can still be confirmed
- * by anyone holding the store or an export, exactly as the store itself must
- * confirm it: no digest the store can check is safe from its holder, so keys
- * should not carry content. No per-store salt: it would have to travel in
- * every export for an import to keep I3, so whoever holds a copy holds the
- * salt too, and against guessing it adds nothing.
- */
-export function idemDigest(tenant: string, idemKey: string): Uint8Array {
-  return sha256(`zerodb forgotten idem_key\u0000${tenant}\u0000${idemKey}`);
 }
 
 /**

@@ -4,9 +4,8 @@ import { notFound } from "../../errors.ts";
 import { PAGE_DEFAULT } from "../../limits.ts";
 import type { FactGetInput, FactListInput, FactSetInput } from "../../schema/ops.ts";
 import type { Fact, FactListResult, WriteResult } from "../../schema/results.ts";
-import { sha256 } from "../../util/hash.ts";
-import { canonicalJson } from "../../util/json.ts";
 import { insertRow, prefixRange, verifyRow, writeOnce } from "./_tape.ts";
+import { opHash } from "../hashes.ts";
 
 interface FactRow {
   key: string;
@@ -20,15 +19,15 @@ interface FactRow {
 /** Sets a fact: a new tape row, and the current pointer moves to it. */
 export function factSet(db: Database, tenant: string, input: FactSetInput): WriteResult {
   const value = JSON.stringify(input.value);
-  const opHash = input.idem_key ? sha256(canonicalJson(["fact", input.key, input.value])) : null;
-  return writeOnce(db, tenant, { key: input.idem_key, opHash }, () => {
+  const op = input.idem_key ? opHash.fact(input.key, input.value) : null;
+  return writeOnce(db, tenant, { key: input.idem_key, opHash: op }, () => {
     const lsn = insertRow(db, {
       tenant,
       kind: "fact",
       ts: Date.now(),
       subject: input.key,
       idemKey: input.idem_key ?? null,
-      opHash,
+      opHash: op,
       contentHash: null,
       bytes: Buffer.byteLength(value, "utf8"),
       text: null,

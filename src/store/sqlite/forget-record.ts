@@ -6,7 +6,8 @@
  */
 import type { Database } from "bun:sqlite";
 import { lsnRanges } from "../ranges.ts";
-import { idemDigest, rowChecksum } from "./_tape.ts";
+import { idemDigest } from "../hashes.ts";
+import { rowChecksum } from "./_tape.ts";
 
 /** A forget record's data: the count and the hidden LSNs as inclusive ranges. */
 export interface ForgetData {

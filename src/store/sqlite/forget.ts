@@ -7,7 +7,8 @@
 import type { Database } from "bun:sqlite";
 import type { ForgetInput, Selector } from "../../schema/ops.ts";
 import type { ForgetResult } from "../../schema/results.ts";
-import { idemDigest, insertRow, prefixRange } from "./_tape.ts";
+import { idemDigest } from "../hashes.ts";
+import { insertRow, prefixRange } from "./_tape.ts";
 import { forgetData } from "./forget-record.ts";
 import { BUSY_TIMEOUT_MS } from "./open.ts";
 import { unindexRow } from "./search-index.ts";

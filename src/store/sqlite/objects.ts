@@ -13,10 +13,9 @@ import { ObjectPutMeta, type ObjectGetInput, type ObjectListInput } from "../../
 import { parseInput } from "../../schema/parse.ts";
 import type { ObjectInfo, ObjectListResult, ObjectPutResult } from "../../schema/results.ts";
 import type { ObjectBody } from "../types.ts";
-import { sha256 } from "../../util/hash.ts";
-import { canonicalJson } from "../../util/json.ts";
 import { insertRow, priorWrite, verifyRow } from "./_tape.ts";
 import { collect, reconcile } from "./objects-gc.ts";
+import { opHash } from "../hashes.ts";
 
 /** The media type of an object put without one. */
 export const DEFAULT_TYPE = "application/octet-stream";
@@ -90,7 +89,7 @@ async function put(
   const type = meta.type ?? DEFAULT_TYPE;
   const name = meta.name ?? null;
   const { digest, size } = staged;
-  const opHash = meta.idem_key ? sha256(canonicalJson(["object", digest, type, name])) : null;
+  const op = meta.idem_key ? opHash.object(digest, type, name) : null;
   let placed = false;
   try {
     // Publishing the file and committing the ref share one write lock, so a
@@ -98,7 +97,7 @@ async function put(
     return db
       .transaction((): ObjectPutResult => {
         if (meta.idem_key) {
-          const prior = priorWrite(db, { tenant, idemKey: meta.idem_key, opHash: opHash!, field: "idem_key" });
+          const prior = priorWrite(db, { tenant, idemKey: meta.idem_key, opHash: op!, field: "idem_key" });
           if (prior !== undefined) return { object: digest, size, type, lsn: prior, duplicate: true };
         }
         placed = staged.place();
@@ -109,7 +108,7 @@ async function put(
           ts: Date.now(),
           subject: digest,
           idemKey: meta.idem_key ?? null,
-          opHash,
+          opHash: op,
           contentHash: null,
           bytes: size,
           text: null,

@@ -5,9 +5,9 @@ import { Digest, Name, Tenant } from "../../schema/common.ts";
 import { Entry, FactSetInput, LinkAddInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import { type TapeRecord, tapeRecordSchema } from "../../schema/tape.ts";
-import { sha256 } from "../../util/hash.ts";
 import { turnClass } from "../../search/classify.ts";
-import { idemDigest, insertRow, isoTime, verifyRow } from "./_tape.ts";
+import { contentHash, idemDigest } from "../hashes.ts";
+import { insertRow, isoTime, verifyRow } from "./_tape.ts";
 import { lsnRanges } from "../ranges.ts";
 import { type ForgetData, hiddenBy } from "./forget-record.ts";
 import { applyForget, sameAsStored } from "./increment.ts";
@@ -199,7 +199,7 @@ function restore(db: Database, rec: TapeRecord, at: string): void {
         ...common,
         kind: "turn",
         subject: rec.session,
-        contentHash: sha256(rec.content).subarray(0, 16),
+        contentHash: contentHash(rec.content),
         bytes,
         text: rec.content,
         data: JSON.stringify(meta ? { role: rec.role, meta } : { role: rec.role }),

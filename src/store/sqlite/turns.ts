@@ -4,9 +4,8 @@ import { PAGE_DEFAULT, READ_PAGE_MAX_BYTES } from "../../limits.ts";
 import type { AppendInput, ReadInput, SessionsInput } from "../../schema/ops.ts";
 import type { AppendResult, ReadResult, SessionsResult, Turn } from "../../schema/results.ts";
 import { turnClass } from "../../search/classify.ts";
-import { sha256 } from "../../util/hash.ts";
-import { canonicalJson } from "../../util/json.ts";
 import { insertRow, isoTime, prefixRange, priorWrite, verifyRow } from "./_tape.ts";
+import { contentHash, opHash } from "../hashes.ts";
 
 /** Appends a batch in one BEGIN IMMEDIATE transaction: all entries or none. */
 export function append(db: Database, tenant: string, input: AppendInput): AppendResult {
@@ -17,8 +16,8 @@ export function append(db: Database, tenant: string, input: AppendInput): Append
       ...e,
       meta,
       bytes: Buffer.byteLength(e.content, "utf8"),
-      contentHash: sha256(e.content).subarray(0, 16),
-      opHash: e.idem_key ? sha256(canonicalJson(["turn", input.session, e.role, e.content, meta ?? {}])) : null,
+      contentHash: contentHash(e.content),
+      opHash: e.idem_key ? opHash.turn(input.session, e.role, e.content, meta) : null,
       data: JSON.stringify(meta ? { role: e.role, meta } : { role: e.role }),
       sclass: turnClass(e.role, meta),
     };
