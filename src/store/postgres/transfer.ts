@@ -5,8 +5,6 @@
  * not travel with the tape (as on SQLite today).
  */
 import { ZeroDbError } from "../../errors.ts";
-import { Digest, Name, Tenant } from "../../schema/common.ts";
-import { Entry, FactSetInput, LinkAddInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import { type TapeRecord, tapeRecordSchema } from "../../schema/tape.ts";
 import { SearchClass, turnClass } from "../../search/classify.ts";
@@ -14,6 +12,7 @@ import { type NewRow, type Q, idemDigest, insertRow, isoTime } from "./_tape.ts"
 import { linkText } from "./facts.ts";
 import { lsnRanges } from "../ranges.ts";
 import { contentHash } from "../hashes.ts";
+import { checkPayload } from "../import-check.ts";
 
 /** Rows read per round trip while exporting. */
 const PAGE = 1000;
@@ -113,32 +112,6 @@ export async function importRecords(sql: Q, records: AsyncIterable<unknown>): Pr
     await tx`UPDATE lsn_counter SET last = ${Math.max(last, Number(counter.last))} WHERE id = 1`;
     return { records: line, last_lsn: last };
   });
-}
-
-/** An imported record obeys the same rules as a live write (I6). */
-function checkPayload(rec: TapeRecord, at: string): void {
-  parseInput(Tenant, rec.tenant, `${at}.tenant`);
-  if ("forgotten_by" in rec) {
-    if (rec.forgotten_by <= rec.lsn) throw new ZeroDbError("invalid_input", `${at}: forgotten_by must be greater than lsn`, { field: `${at}.forgotten_by` });
-    return;
-  }
-  switch (rec.kind) {
-    case "turn":
-      parseInput(Entry, { role: rec.role, content: rec.content, ...(Object.keys(rec.meta).length ? { meta: rec.meta } : {}) }, at);
-      parseInput(Name, rec.session, `${at}.session`);
-      return;
-    case "fact":
-      parseInput(FactSetInput, { key: rec.key, value: rec.value }, at);
-      return;
-    case "link":
-      parseInput(LinkAddInput, { url: rec.url, ...(rec.title !== null ? { title: rec.title } : {}), ...(rec.note !== null ? { note: rec.note } : {}) }, at);
-      return;
-    case "object":
-      parseInput(Digest, rec.object, `${at}.object`);
-      return;
-    case "forget":
-      return;
-  }
 }
 
 async function restore(tx: Q, rec: TapeRecord, at: string): Promise<void> {
