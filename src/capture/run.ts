@@ -5,8 +5,7 @@
  * A source that is further behind than the budget catches up over later runs.
  */
 import { APPEND_MAX_ENTRIES } from "../limits.ts";
-import { Entry } from "../schema/ops.ts";
-import { parseInput } from "../schema/parse.ts";
+import { ZeroDbError } from "../errors.ts";
 import { type CaptureBatch, type CaptureCursor, type CaptureEntry, cursorOf } from "../store/capture.ts";
 import { lineEntries } from "./entries.ts";
 import { type PendingImage, storeImages } from "./images.ts";
@@ -97,7 +96,7 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       }
       // Objects first: once a turn is visible, the images its meta names are stored.
       for (const w of await storeImages(opts.sink.memory, images)) warnings.add(w);
-      const outcome = await opts.sink.commit(batch);
+      const outcome = await commitNaming(opts.sink, batch);
       if (outcome.status === "moved") {
         // Another run moved the cursor: read again from where it is now.
         if (++attempts >= MAX_ATTEMPTS) break;
@@ -130,6 +129,22 @@ interface ReadBatchOptions {
 }
 
 /** A batch read from a source, or undefined when the file cannot be read (a warning says why). */
+/**
+ * Commits a batch; a refusal of one entry by the engine's batch schema
+ * (`entries.K.entry.<field>`) is told as the transcript line it came from.
+ */
+async function commitNaming(sink: CaptureSink, batch: CaptureBatch): Promise<Awaited<ReturnType<CaptureSink["commit"]>>> {
+  try {
+    return await sink.commit(batch);
+  } catch (err) {
+    const m = err instanceof ZeroDbError ? /^entries\.(\d+)\.entry\.(.+)$/.exec(err.field ?? "") : null;
+    const at = m ? batch.entries[Number(m[1])] : undefined;
+    if (!(err instanceof ZeroDbError) || !m || !at) throw err;
+    const field = `line ${at.before.position}.${m[2]}`;
+    throw new ZeroDbError(err.code, `${field}${err.message.slice(err.field!.length)}`, { field, cause: err });
+  }
+}
+
 function readBatch(
   source: Source,
   { start, session, redact, limits, deadline, warnings }: ReadBatchOptions,
@@ -174,7 +189,8 @@ function readBatch(
     tools.note(made.uses, line.start);
     if (made.unparsable) warnings.add(`line ${position} of ${source.path} is not JSON: kept as a note`);
     for (let chunk = firstChunk; chunk < made.entries.length; chunk++) {
-      const entry = parseInput(Entry, made.entries[chunk], `line ${position}`) as CaptureEntry["entry"];
+      // Checked once, by the engine's commit (the batch's schema), which commitNaming maps back to this line.
+      const entry = made.entries[chunk] as CaptureEntry["entry"];
       const size = Buffer.byteLength(entry.content, "utf8");
       if (entries.length >= limits.entries || ((entries.length > 0 || !limits.firstFree) && bytes + size > limits.bytes)) {
         end = { offset: line.start, position, chunk };
