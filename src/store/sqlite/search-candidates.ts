@@ -10,7 +10,7 @@ import type { SearchInput } from "../../schema/ops.ts";
 import { prefixRange } from "./_tape.ts";
 
 /** Rows fetched per term, newest first; a term with fewer is complete. */
-export const CANDIDATES_PER_TERM = 3000;
+export const CANDIDATES_PER_TERM = 1000;
 /** Stage 1's rows are checked against the filter this many at a time, and at most ADMIT_MAX of them. */
 const ADMIT_CHUNK = 256;
 const ADMIT_MAX = 4096;
@@ -67,45 +67,90 @@ function matching(db: Database, filter: Filter | null, expr: string, cap: number
   return rows.map((r) => r[0]);
 }
 
+/**
+ * Rows holding a term, newest first (LSNs strictly descending, as the index
+ * answers `ORDER BY rowid DESC`): a plain array is several times cheaper to
+ * build than a Set for the thousands of rows a common word has, and stage 1
+ * merges the lists in one pass.
+ */
+export class RowList {
+  constructor(readonly rows: readonly number[] = []) {}
+
+  get size(): number {
+    return this.rows.length;
+  }
+
+  /** Binary search over the descending LSNs. */
+  has(lsn: number): boolean {
+    const r = this.rows;
+    let lo = 0;
+    let hi = r.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = r[mid]!;
+      if (v === lsn) return true;
+      if (v > lsn) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
+  /** This list and another descending list, as one. */
+  union(other: readonly number[]): RowList {
+    const a = this.rows;
+    const out: number[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < a.length || j < other.length) {
+      const x = i < a.length ? a[i]! : -1;
+      const y = j < other.length ? other[j]! : -1;
+      const v = Math.max(x, y);
+      out.push(v);
+      if (x === v) i++;
+      if (y === v) j++;
+    }
+    return new RowList(out);
+  }
+}
+
 /** Which rows hold which terms, as far as stage 1 knows. */
 export interface Candidates {
-  holders: Set<number>[];
+  holders: RowList[];
   /** A term's list is complete (it was not cut at CANDIDATES_PER_TERM). */
   complete: boolean[];
   /** Rows known to hold some common term besides a rare one. */
-  alsoCommon: Set<number>;
+  alsoCommon: RowList;
 }
 
 /** Stage 1's lists (see the header), from the index alone or, with a filter, joined with the tape. */
 export function candidates(db: Database, filter: Filter | null, exprs: string[], limit: number, allWords: boolean): Candidates {
   const n = exprs.length;
-  const holders: Set<number>[] = exprs.map(() => new Set());
   const complete: boolean[] = [];
-  const alsoCommon = new Set<number>();
   if (allWords) {
-    const rows = matching(db, filter, exprs.join(" AND "), Math.max(CANDIDATES_PER_TERM, limit * 4));
-    for (const h of holders) for (const r of rows) h.add(r);
-    for (let i = 0; i < n; i++) complete.push(rows.length < CANDIDATES_PER_TERM);
-    return { holders, complete, alsoCommon };
+    const rows = new RowList(matching(db, filter, exprs.join(" AND "), Math.max(CANDIDATES_PER_TERM, limit * 4)));
+    for (let i = 0; i < n; i++) complete.push(rows.size < CANDIDATES_PER_TERM);
+    return { holders: exprs.map(() => rows), complete, alsoCommon: new RowList() };
   }
+  const holders: RowList[] = [];
   for (let i = 0; i < n; i++) {
     const rows = matching(db, filter, exprs[i]!, CANDIDATES_PER_TERM);
-    for (const r of rows) holders[i]!.add(r);
+    holders.push(new RowList(rows));
     complete.push(rows.length < CANDIDATES_PER_TERM);
   }
+  let alsoCommon = new RowList();
   const rare = exprs.filter((_, i) => complete[i] && holders[i]!.size > 0);
   const common = exprs.map((_, i) => i).filter((i) => !complete[i]);
   if (rare.length > 0 && common.length > 0) {
     // Which of the rare terms' rows also hold a common term: one indexed query (FTS5 intersects the
     // doclists). Such a row is credited with the least common of them here; stage 2 counts exactly.
     const anyOf = (xs: string[]) => (xs.length === 1 ? xs[0]! : `(${xs.join(" OR ")})`);
-    for (const r of matching(db, filter, `${anyOf(rare)} AND ${anyOf(common.map((i) => exprs[i]!))}`, CANDIDATES_PER_TERM * rare.length)) alsoCommon.add(r);
+    alsoCommon = new RowList(matching(db, filter, `${anyOf(rare)} AND ${anyOf(common.map((i) => exprs[i]!))}`, CANDIDATES_PER_TERM * rare.length));
   } else if (common.length > 1) {
     // Every term is common: the newest rows holding all of them, and (fewer) all but one of them.
     const groups = [common, ...(common.length > 2 && common.length <= 8 ? common.map((skip) => common.filter((i) => i !== skip)) : [])];
     for (const [k, g] of groups.entries()) {
       const rows = matching(db, filter, g.map((i) => exprs[i]).join(" AND "), k === 0 ? CANDIDATES_PER_TERM : ALL_BUT_ONE);
-      for (const i of g) for (const r of rows) holders[i]!.add(r);
+      for (const i of g) holders[i] = holders[i]!.union(rows);
     }
   }
   return { holders, complete, alsoCommon };
@@ -148,34 +193,82 @@ export function stageOne(db: Database, filter: Filter, exprs: string[], found: C
   const { holders, complete, alsoCommon } = found;
   const total = liveCount(db);
   // A capped list says only "at least this many": a common term's frequency is counted (up to a bound) in the whole index.
-  const idfs = holders.map((h, i) => idf(complete[i] ? h.size : Math.max(h.size, indexCount(db, exprs[i]!)), total));
-  const known = new Map<number, number>();
-  holders.forEach((h, i) => {
-    for (const lsn of h) known.set(lsn, (known.get(lsn) ?? 0) + idfs[i]!);
-  });
+  const idfs = holders.map((h, i) => idf(complete[i] ? h.size : Math.max(h.size, indexCount(db, exprs[i]!, total)), total));
   const leastCommon = Math.min(...idfs.filter((_, i) => !complete[i]));
-  for (const lsn of alsoCommon) if (!holders.some((h, i) => !complete[i] && h.has(lsn))) known.set(lsn, (known.get(lsn) ?? 0) + leastCommon);
-  // Scores are sums of a few idfs, so they take few values: group by score (linear), then order the groups.
-  const groups = new Map<number, number[]>();
-  for (const [lsn, sc] of known) {
-    const g = groups.get(sc);
-    if (g) g.push(lsn);
-    else groups.set(sc, [lsn]);
-  }
-  const ranked: number[] = [];
-  for (const sc of [...groups.keys()].sort((a, b) => b - a)) {
-    for (const lsn of groups.get(sc)!.sort((a, b) => b - a)) ranked.push(lsn);
-    if (ranked.length >= ADMIT_MAX) break;
-  }
+  const ranked = rankKnown(holders, { idfs, complete, alsoCommon, leastCommon });
   const { lsns, checked } = admit(db, filter, ranked, size);
   const rejected = checked - lsns.length;
   const more = checked < ranked.length || complete.some((c) => !c);
   return { lsns, idfs, starved: lsns.length < size && more && rejected > lsns.length };
 }
 
-/** Rows of the whole index holding an expression, counted up to DF_BOUND (a cheap scan of its doclist). */
-function indexCount(db: Database, expr: string): number {
-  return (db.query(`SELECT count(*) AS n FROM (SELECT 1 FROM words WHERE words MATCH ? LIMIT ${DF_BOUND})`).get(expr) as { n: number }).n;
+/**
+ * Every row of the lists, by the idf of the terms it is known to hold (a row
+ * of `alsoCommon` holding no common term's list gains the least common one),
+ * best first and newest first within a score, whole scores up to ADMIT_MAX.
+ * The lists are merged in one pass, newest row first, so each score's rows
+ * come out already in order.
+ */
+function rankKnown(holders: RowList[], opts: { idfs: number[]; complete: boolean[]; alsoCommon: RowList; leastCommon: number }): number[] {
+  const { idfs, complete, alsoCommon, leastCommon } = opts;
+  const lists = holders.map((h) => h.rows);
+  const extra = alsoCommon.rows;
+  const at = new Int32Array(lists.length);
+  let also = 0;
+  const groups = new Map<number, number[]>();
+  for (;;) {
+    let lsn = -1;
+    for (let j = 0; j < lists.length; j++) {
+      const v = lists[j]![at[j]!];
+      if (v !== undefined && v > lsn) lsn = v;
+    }
+    if (also < extra.length && extra[also]! > lsn) lsn = extra[also]!;
+    if (lsn < 0) break;
+    let sc = 0;
+    let inCommon = false;
+    for (let j = 0; j < lists.length; j++) {
+      if (lists[j]![at[j]!] === lsn) {
+        sc += idfs[j]!;
+        if (!complete[j]) inCommon = true;
+        at[j]!++;
+      }
+    }
+    if (extra[also] === lsn) {
+      also++;
+      if (!inCommon) sc += leastCommon;
+    }
+    const g = groups.get(sc);
+    if (g) g.push(lsn);
+    else groups.set(sc, [lsn]);
+  }
+  const ranked: number[] = [];
+  for (const sc of [...groups.keys()].sort((a, b) => b - a)) {
+    for (const lsn of groups.get(sc)!) ranked.push(lsn);
+    if (ranked.length >= ADMIT_MAX) break;
+  }
+  return ranked;
+}
+
+/** Counts kept per store (bounded); a count is reused while the index has grown or shrunk by less than COUNT_DRIFT. */
+const COUNT_CACHE_MAX = 4096;
+const COUNT_DRIFT = 0.05;
+const counts = new WeakMap<Database, Map<string, { n: number; total: number }>>();
+
+/**
+ * Rows of the whole index holding an expression, counted up to DF_BOUND (a
+ * scan of its doclist, about 0.4 ms for a common word at 100k turns). A
+ * frequency only sets a weight, so a count made while the index held nearly
+ * as many records as now is reused: common words recur from query to query.
+ */
+function indexCount(db: Database, expr: string, total: number): number {
+  let cache = counts.get(db);
+  if (!cache) counts.set(db, (cache = new Map()));
+  const known = cache.get(expr);
+  if (known && Math.abs(total - known.total) <= known.total * COUNT_DRIFT) return known.n;
+  const n = (db.query(`SELECT count(*) AS n FROM (SELECT 1 FROM words WHERE words MATCH ? LIMIT ${DF_BOUND})`).get(expr) as { n: number }).n;
+  if (cache.size >= COUNT_CACHE_MAX) cache.clear();
+  cache.set(expr, { n, total });
+  return n;
 }
 
 /** Records the index holds (idf's N, like the frequencies it divides: the whole index), cheaply. */

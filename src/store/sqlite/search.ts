@@ -31,7 +31,7 @@ import { snippet } from "../../search/snippet.ts";
 import { PAGE_DEFAULT } from "../../limits.ts";
 import type { SearchInput } from "../../schema/ops.ts";
 import type { SearchHit, SearchResult } from "../../schema/results.ts";
-import { type Filter, candidates, filterOf, stageOne } from "./search-candidates.ts";
+import { type Filter, type RowList, candidates, filterOf, stageOne } from "./search-candidates.ts";
 
 /** Rows ranked in full (stage 2), at least; twice the hits asked for when that is more. */
 const POOL_SIZE_MIN = 60;
@@ -152,7 +152,7 @@ function byScore(a: Scored, b: Scored): number {
 }
 
 /** Scores rows by src/search/rank.ts: terms counted in each row's window, the index's word for what lies beyond it. */
-function rowScorer(terms: Term[], idfs: number[], holders: Set<number>[]): (row: PoolRow) => Scored {
+function rowScorer(terms: Term[], idfs: number[], holders: RowList[]): (row: PoolRow) => Scored {
   const weightAll = idfs.reduce((s, x) => s + x, 0);
   return (row) => {
     const c = countTerms(terms, row.win, idfs);
