@@ -22,29 +22,31 @@ export const NEAR_TOKENS = 16;
 /** Characters that count as "close together" when positions are characters (the fast path). */
 const NEAR_CHARS = 100;
 
-/**
- * Counts every term in a text; `weights` (each term's idf) weigh the nearness.
- * A query of single words (the usual case) is counted by one regular
- * expression over the text, checking each candidate word's stem, which is
- * several times cheaper than tokenizing the whole window; phrases take the
- * token path.
- */
-export function countTerms(terms: readonly Term[], text: string, weights: readonly number[]): Counts {
-  const fast = fastMatcher(terms);
-  return fast ? fast(text, weights) : countTokens(terms, text, weights);
+const ESCAPES = /\\[nrt]/g;
+
+/** One occurrence of a term in a text: where it starts and ends, and which term. */
+export interface Span {
+  start: number;
+  end: number;
+  term: number;
 }
 
-const ESCAPES = /\\[nrt]/g;
-const matchers = new WeakMap<readonly Term[], ((text: string, weights: readonly number[]) => Counts) | null>();
+/** A regular expression finding every term of a query of single words, with the check of each candidate. */
+interface FastMatcher {
+  re: RegExp;
+  checks: { term: number; alt: Alternative; cjk: boolean }[];
+}
 
-/** A counter by regular expression for terms that are all single words (or prefixes), or null. */
-function fastMatcher(terms: readonly Term[]): ((text: string, weights: readonly number[]) => Counts) | null {
+const matchers = new WeakMap<readonly Term[], FastMatcher | null>();
+
+/** A matcher by regular expression for terms that are all single words (or prefixes), or null. */
+function fastMatcher(terms: readonly Term[]): FastMatcher | null {
   const known = matchers.get(terms);
   if (known !== undefined) return known;
-  let made: ((text: string, weights: readonly number[]) => Counts) | null = null;
+  let made: FastMatcher | null = null;
   if (terms.every((t) => t.alternatives.every((a) => a.tokens.length === 1))) {
     const patterns: string[] = [];
-    const checks: { term: number; alt: Alternative; cjk: boolean }[] = [];
+    const checks: FastMatcher["checks"] = [];
     for (const [i, term] of terms.entries()) {
       for (const alt of term.alternatives) {
         const tok = alt.tokens[0]!;
@@ -57,26 +59,66 @@ function fastMatcher(terms: readonly Term[]): ((text: string, weights: readonly 
         checks.push({ term: i, alt, cjk });
       }
     }
-    const re = new RegExp(patterns.join("|"), "giu");
-    made = (text, weights) => {
-      const t = text.includes("\\") ? text.replace(ESCAPES, " ") : text;
-      const tf = terms.map(() => 0);
-      const hits: { pos: number; term: number }[] = [];
-      for (const m of t.matchAll(re)) {
-        const g = m.findIndex((x, j) => j > 0 && x !== undefined) - 1;
-        const c = checks[g]!;
-        if (!c.cjk) {
-          const st = stem(fold(m[g + 1]!));
-          if (c.alt.prefix ? !st.startsWith(c.alt.stems[0]!) : st !== c.alt.stems[0]) continue;
-        }
-        tf[c.term]!++;
-        hits.push({ pos: m.index, term: c.term });
-      }
-      return { tf, length: Math.max(1, Math.round(t.length / 6)), near: nearness(hits, weights, NEAR_CHARS) };
-    };
+    made = { re: new RegExp(patterns.join("|"), "giu"), checks };
   }
   matchers.set(terms, made);
   return made;
+}
+
+/** Every occurrence the matcher finds in a text (escapes already blanked), up to `max`. */
+function spansOf(m: FastMatcher, text: string, max: number): Span[] {
+  const out: Span[] = [];
+  for (const hit of text.matchAll(m.re)) {
+    const g = hit.findIndex((x, j) => j > 0 && x !== undefined) - 1;
+    let c: FastMatcher["checks"][number] | undefined = m.checks[g]!;
+    if (!c.cjk) {
+      // Every word pattern takes the whole word, so the first pattern that fits its start wins the match
+      // ("form*" takes "format"): the word goes to the first term whose stem it has, whichever pattern matched.
+      const st = stem(fold(hit[0]));
+      c = m.checks.find((k) => !k.cjk && (k.alt.prefix ? st.startsWith(k.alt.stems[0]!) : st === k.alt.stems[0]));
+      if (!c) continue;
+    }
+    out.push({ start: hit.index, end: hit.index + hit[0].length, term: c.term });
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/**
+ * Counts every term in a text; `weights` (each term's idf) weigh the nearness.
+ * A query of single words (the usual case) is counted by one regular
+ * expression over the text, checking each candidate word's stem, which is
+ * several times cheaper than tokenizing the whole window; phrases take the
+ * token path.
+ */
+export function countTerms(terms: readonly Term[], text: string, weights: readonly number[]): Counts {
+  const fast = fastMatcher(terms);
+  if (!fast) return countTokens(terms, text, weights);
+  const t = text.includes("\\") ? text.replace(ESCAPES, " ") : text;
+  const tf = terms.map(() => 0);
+  const hits = spansOf(fast, t, Number.POSITIVE_INFINITY).map((h) => {
+    tf[h.term]!++;
+    return { pos: h.start, term: h.term };
+  });
+  return { tf, length: Math.max(1, Math.round(t.length / 6)), near: nearness(hits, weights, NEAR_CHARS) };
+}
+
+/**
+ * Where the terms occur in a text, in order, at most `max` of them, as
+ * positions of the text itself (for marking a snippet): by the regular
+ * expression when the query is single words, else by tokenizing.
+ */
+export function termSpans(terms: readonly Term[], text: string, max: number): Span[] {
+  const fast = fastMatcher(terms);
+  // Escapes blanked to as many spaces, so positions stay those of the text.
+  if (fast) return spansOf(fast, text.includes("\\") ? text.replace(ESCAPES, "  ") : text, max);
+  const out: Span[] = [];
+  for (const tok of tokenize(text)) {
+    const i = terms.findIndex((t) => tokenMatches(t, tok));
+    if (i >= 0) out.push({ start: tok.start, end: tok.end, term: i });
+    if (out.length >= max) break;
+  }
+  return out;
 }
 
 /** Counts by tokenizing the text as the index does. */

@@ -4,9 +4,8 @@
  * (never the whole of a 3 MiB turn), so its cost does not grow with the
  * turn's size (DESIGN.md 11, "Cost").
  */
-import { tokenMatches } from "./match.ts";
+import { termSpans } from "./match.ts";
 import type { Term } from "./query.ts";
-import { tokenize } from "./tokens.ts";
 
 /** Characters of context a snippet shows. */
 export const SNIPPET_CHARS = 240;
@@ -20,14 +19,8 @@ const MAX_HITS = 256;
  */
 export function snippet(text: string, opts: { terms: readonly Term[]; weights: readonly number[]; more: boolean }): string {
   const { terms, weights, more } = opts;
-  const tokens = tokenize(text);
-  const hits: { start: number; end: number; term: number }[] = [];
-  for (const tok of tokens) {
-    const i = terms.findIndex((t) => tokenMatches(t, tok));
-    if (i >= 0) hits.push({ start: tok.start, end: tok.end, term: i });
-    // Enough to choose a place: a window full of matches needs no more.
-    if (hits.length >= MAX_HITS) break;
-  }
+  // Enough to choose a place: a window full of matches needs no more.
+  const hits = termSpans(terms, text, MAX_HITS);
   let from = 0;
   if (hits.length > 0) {
     // The hit whose neighbourhood holds the most weight of distinct terms.
