@@ -167,8 +167,9 @@ function admit(db: Database, filter: Filter, ranked: number[], size: number): { 
   let checked = 0;
   // CROSS JOIN keeps SQLite from scanning the tenant's rows by an index: each row is looked up by its LSN.
   const check = db.query(`SELECT t.lsn FROM json_each(?) j CROSS JOIN tape t ON t.lsn = j.value WHERE ${filter.sql}`);
-  for (let at = 0; at < ranked.length && at < ADMIT_MAX && out.length < size; at += ADMIT_CHUNK) {
-    const chunk = ranked.slice(at, at + ADMIT_CHUNK);
+  // The first chunk is twice the pool: when the caller's own rows fill the lists (the usual case) one small check does.
+  for (let at = 0, step = Math.min(ADMIT_CHUNK, size * 2); at < ranked.length && at < ADMIT_MAX && out.length < size; at += step, step = ADMIT_CHUNK) {
+    const chunk = ranked.slice(at, at + step);
     const ok = new Set((check.values(JSON.stringify(chunk), ...filter.params) as [number][]).map((r) => r[0]));
     for (const lsn of chunk) if (ok.has(lsn) && out.length < size) out.push(lsn);
     checked += chunk.length;
