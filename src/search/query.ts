@@ -127,9 +127,13 @@ function cjkTerms(run: string): Term[] {
   });
 }
 
-/** Bigrams made only of kana particles and endings (の, は, でし...) say nothing of what is asked. */
+/**
+ * Bigrams made only of kana particles and endings (の, は, でし...) or of
+ * Chinese function characters and question words (的, 是, 怎么, 什么, 如何...)
+ * say nothing of what is asked.
+ */
 function isCjkStop(tok: string): boolean {
-  return /^[\p{Script=Hiragana}ー]+$/u.test(tok) || /^[的了是吗呢在和么]+$/u.test(tok);
+  return /^[\p{Script=Hiragana}ー]+$/u.test(tok) || /^[的了是吗呢在和么怎什为如何哪谁吧啊呀]+$/u.test(tok);
 }
 
 /** The piece's own spelling of a folded word (camelCase is only visible before folding). */

@@ -37,6 +37,13 @@ describe("parseQuery", () => {
     expect(terms("署名の検証")).toEqual(["署名", "名の", "の検", "検証"]);
   });
 
+  test("Chinese question words and particles make stopword bigrams: a question keeps only what it asks about", () => {
+    expect(terms("内存是怎么涨的")).toEqual(["内存", "存是", "么涨", "涨的"]);
+    expect(terms("什么是索引")).toEqual(["是索", "索引"]);
+    // Only question words: they are searched rather than nothing.
+    expect(terms("怎么")).toEqual(["怎么"]);
+  });
+
   test("FTS5 operators, column filters and punctuation in user text are plain words", () => {
     expect(fts("deploy AND key")).toEqual(['"deploy"', '"key"']);
     expect(fts("NEAR(x y) col:x ^start -not +plus")).toEqual(['"near"', '"x"', '"y"', '"col x"', '"start"', '"not"', '"plus"']);
