@@ -31,6 +31,10 @@ export const PAGE_DEFAULT = 100;
 export const PAGE_MAX = 1000;
 /** Bytes of content one page of a read carries at most (at least one turn): a page of 1,000 turns of 4 MiB would be 4 GB. */
 export const READ_PAGE_MAX_BYTES = 16 * MiB;
+/** Longest span `activity` counts turns over, in days. */
+export const ACTIVITY_MAX_DAYS = 366;
+/** Span `activity` counts by default, in days. */
+export const ACTIVITY_DAYS_DEFAULT = 90;
 /** Default cap on one object's size (config `max_object_bytes`). */
 export const OBJECT_MAX_BYTES_DEFAULT = 4 * GiB;
 /** Search queries: at most this many bytes (longer is not a search, it is a paste). */

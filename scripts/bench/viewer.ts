@@ -4,7 +4,9 @@
  * runs (bound in this process, a logged-in browser session), as p95 of
  * pages at offsets spread over the session; and the largest session page's
  * HTML, which the page size bounds, not the session's. The same searches
- * in-process show what the engine takes of a search page's time.
+ * in-process show what the engine takes of a search page's time. The stats
+ * page over a year (the store's stats plus one `activity` aggregate) and
+ * `activity` alone, in-process.
  */
 import { join } from "node:path";
 import { createApp } from "../../src/http/app.ts";
@@ -54,6 +56,15 @@ const section: Section = {
         await m.search({ query: words[i % words.length]!, session: "proj/big" });
         engine.push(performance.now() - t0);
       }
+      const stats: { ms: number; bytes: number }[] = [];
+      const activity: number[] = [];
+      for (let i = 0; i < n; i++) {
+        stats.push(await get("/ui/stats?days=365"));
+        const t0 = performance.now();
+        await m.activity({ days: 366 });
+        activity.push(performance.now() - t0);
+      }
+      const statsMs = stats.map((p) => p.ms);
       const ms = pages.map((p) => p.ms);
       const note = `${TURNS}-turn session, ${n} pages over loopback`;
       const figures: Figure[] = [
@@ -69,6 +80,24 @@ const section: Section = {
           note: "Memory.search, no HTTP, no page",
         },
         { name: "session page HTML max", value: Math.max(...pages.map((p) => p.bytes)) / 1024, unit: "KiB", note: "200 turns a page, 8 KiB of each" },
+        {
+          name: "stats page p95 (365 days)",
+          value: percentile(statsMs, 95),
+          unit: "ms",
+          min: Math.min(...statsMs),
+          max: Math.max(...statsMs),
+          runs: n,
+          note: `stats + activity + 5 SVG charts, ${(Math.max(...stats.map((p) => p.bytes)) / 1024).toFixed(0)} KiB of HTML`,
+        },
+        {
+          name: "activity in-process p95 (366 days)",
+          value: percentile(activity, 95),
+          unit: "ms",
+          min: Math.min(...activity),
+          max: Math.max(...activity),
+          runs: n,
+          note: "one GROUP BY over the tape_ts index",
+        },
       ];
       return figures;
     } finally {

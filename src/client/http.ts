@@ -12,9 +12,9 @@ import type { Memory } from "../store/types.ts";
 import { objectMethods } from "./objects.ts";
 import { type Requester, type ServerOptions, createRequester, serverUrl } from "./request.ts";
 
-/** The path of a fact: each segment percent-encoded, '/' kept (the route takes the rest of the path). */
-export function factPath(key: string): string {
-  return `/v1/facts/${key.split("/").map(encodeURIComponent).join("/")}`;
+/** The path of a fact (or of its history): each segment percent-encoded, '/' kept (the route takes the rest of the path). */
+export function factPath(key: string, base = "/v1/facts/"): string {
+  return `${base}${key.split("/").map(encodeURIComponent).join("/")}`;
 }
 
 /** The tenant a token acts in, asked of the server. */
@@ -40,6 +40,12 @@ export function httpMemory(requester: Requester, tenant: string): Memory {
     },
     factGet: async (i) => get<Out.Fact>(factPath(parseInput(In.FactGetInput, i).key)),
     factList: async (i) => get<Out.FactListResult>("/v1/facts", parseInput(In.FactListInput, i ?? {})),
+    factHistory: async (i) => {
+      const { key, ...query } = parseInput(In.FactHistoryInput, i);
+      return get<Out.FactHistoryResult>(factPath(key, "/v1/fact-history/"), query);
+    },
+    linkList: async (i) => get<Out.LinkListResult>("/v1/links", parseInput(In.LinkListInput, i ?? {})),
+    activity: async (i) => get<Out.ActivityResult>("/v1/activity", parseInput(In.ActivityInput, i ?? {})),
     forget: async (i) => requester.json<Out.ForgetResult>({ method: "POST", path: "/v1/forget", json: parseInput(In.ForgetInput, i) }),
     stats: async (i) => {
       parseInput(In.StatsInput, i ?? {});

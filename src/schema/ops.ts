@@ -5,6 +5,8 @@
  */
 import { z } from "zod";
 import {
+  ACTIVITY_DAYS_DEFAULT,
+  ACTIVITY_MAX_DAYS,
   APPEND_MAX_ENTRIES,
   CONTENT_MAX_BYTES,
   FACT_VALUE_MAX_BYTES,
@@ -141,6 +143,31 @@ export const LinkAddInput = z.strictObject({
   idem_key: IdemKey.optional().describe("a key naming this write forever"),
 });
 
+/** link_list: the tenant's live links, newest first (read only). */
+export const LinkListInput = z.strictObject({
+  prefix: utf8String({ max: URL_MAX_BYTES }).optional().describe("only links whose URL starts with this"),
+  before: Lsn.optional().describe("return links with an LSN lower than this (the `next` of the previous page)"),
+  limit: Limit.optional().describe("page size, 1 to 1000, default 100"),
+});
+
+/** fact_history: every live value a fact key has had, newest first (read only). */
+export const FactHistoryInput = z.strictObject({
+  key: Name.describe("the fact's key"),
+  before: Lsn.optional().describe("return values with an LSN lower than this (the `next` of the previous page)"),
+  limit: Limit.optional().describe("page size, 1 to 1000, default 100"),
+});
+
+/** activity: turns and their bytes per UTC day, over the last `days` days (read only). */
+export const ActivityInput = z.strictObject({
+  days: z
+    .number()
+    .int()
+    .min(1)
+    .max(ACTIVITY_MAX_DAYS)
+    .optional()
+    .describe(`how many days back from today (UTC), 1 to ${ACTIVITY_MAX_DAYS}, default ${ACTIVITY_DAYS_DEFAULT}`),
+});
+
 /** object_put metadata (the bytes travel beside it). */
 export const ObjectPutMeta = z.strictObject({
   name: utf8String({ max: 255 }).optional().describe("a file name to remember with the object"),
@@ -176,6 +203,9 @@ export type Selector = z.output<typeof Selector>;
 export type ForgetInput = z.output<typeof ForgetInput>;
 export type StatsInput = z.output<typeof StatsInput>;
 export type LinkAddInput = z.output<typeof LinkAddInput>;
+export type LinkListInput = z.output<typeof LinkListInput>;
+export type FactHistoryInput = z.output<typeof FactHistoryInput>;
+export type ActivityInput = z.output<typeof ActivityInput>;
 export type ObjectPutMeta = z.output<typeof ObjectPutMeta>;
 export type ObjectGetInput = z.output<typeof ObjectGetInput>;
 export type ObjectListInput = z.output<typeof ObjectListInput>;

@@ -56,6 +56,13 @@ export const ObjectPutResult = z.object({
 });
 export const ObjectListResult = z.object({ objects: z.array(ObjectInfo), next: z.number().nullable() });
 export const Link = z.object({ lsn: z.number(), url: z.string(), title: z.string().nullable(), note: z.string().nullable(), ts: z.string() });
+export const LinkListResult = z.object({ links: z.array(Link), next: z.number().nullable() });
+/** One value a fact had: the record that set it, and when. */
+export const FactValue = z.object({ value: z.unknown(), lsn: z.number(), ts: z.string() });
+export const FactHistoryResult = z.object({ key: z.string(), values: z.array(FactValue), next: z.number().nullable() });
+/** One UTC day with turns: `day` is YYYY-MM-DD, `bytes` their payload. Days without turns are left out. */
+export const DayCount = z.object({ day: z.string(), turns: z.number(), bytes: z.number() });
+export const ActivityResult = z.object({ since: z.string(), daily: z.array(DayCount) });
 export const KindStats = z.object({ count: z.number(), bytes: z.number() });
 export const StatsResult = z.object({
   tenant: z.string(),
@@ -89,4 +96,9 @@ export type ObjectInfo = z.infer<typeof ObjectInfo>;
 export type ObjectPutResult = z.infer<typeof ObjectPutResult>;
 export type ObjectListResult = z.infer<typeof ObjectListResult>;
 export type Link = z.infer<typeof Link>;
+export type LinkListResult = z.infer<typeof LinkListResult>;
+export type FactValue = z.infer<typeof FactValue>;
+export type FactHistoryResult = z.infer<typeof FactHistoryResult>;
+export type DayCount = z.infer<typeof DayCount>;
+export type ActivityResult = z.infer<typeof ActivityResult>;
 export type StatsResult = z.infer<typeof StatsResult>;

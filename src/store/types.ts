@@ -48,6 +48,12 @@ export interface Memory {
   objectList(input?: z.input<typeof In.ObjectListInput>): Promise<Out.ObjectListResult>;
   /** Adds a link (http/https, never fetched). */
   linkAdd(input: z.input<typeof In.LinkAddInput>): Promise<Out.WriteResult>;
+  /** The tenant's live links, newest first, paged by `before`; read only. */
+  linkList(input?: z.input<typeof In.LinkListInput>): Promise<Out.LinkListResult>;
+  /** Every live value a fact key has had, newest first (the tape keeps each fact_set until forgotten); read only. */
+  factHistory(input: z.input<typeof In.FactHistoryInput>): Promise<Out.FactHistoryResult>;
+  /** Turns and their bytes per UTC day over the last days, one aggregate query; read only. */
+  activity(input?: z.input<typeof In.ActivityInput>): Promise<Out.ActivityResult>;
   /** Counts and sizes (D7). */
   stats(input?: z.input<typeof In.StatsInput>): Promise<Out.StatsResult>;
 }

@@ -83,6 +83,18 @@ export const inputs = {
   factSet: withExtras(fc.record({ key: name, value: anyValue, idem_key: maybe(fc.string({ minLength: 1, maxLength: 8 })) }, { requiredKeys: [] })),
   factGet: withExtras(fc.record({ key: name }, { requiredKeys: [] })),
   factList: withExtras(fc.record({ prefix: name, after: maybe(fc.string()), limit: maybe(fc.integer({ min: 1, max: 1000 })) }, { requiredKeys: [] })),
+  factHistory: withExtras(fc.record({ key: name, before: maybe(fc.nat()), limit: maybe(fc.integer({ min: 1, max: 1000 })) }, { requiredKeys: [] })),
+  linkList: withExtras(
+    fc.record(
+      {
+        prefix: maybe(fc.oneof(fc.constantFrom("https://", "http://example.com/"), fc.string())),
+        before: maybe(fc.nat()),
+        limit: maybe(fc.integer({ min: 1, max: 1000 })),
+      },
+      { requiredKeys: [] },
+    ),
+  ),
+  activity: withExtras(fc.record({ days: maybe(fc.integer({ min: 0, max: 400 })) }, { requiredKeys: [] })),
   forget: withExtras(
     fc.record(
       {

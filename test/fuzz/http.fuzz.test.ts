@@ -123,6 +123,11 @@ const ROUTES: Record<string, fc.Arbitrary<Req>> = {
     .map(([key, body, type, q]) => ({ method: "PUT", path: `/v1/facts/${key}${q}`, headers: { "content-type": type }, body })),
   "GET /v1/facts/<key>": fc.tuple(factPath, queryString([])).map(([key, q]) => ({ method: "GET", path: `/v1/facts/${key}${q}` })),
   "GET /v1/facts": queryString(["prefix", "after", "limit"]).map((q) => ({ method: "GET", path: `/v1/facts${q}` })),
+  "GET /v1/fact-history/<key>": fc
+    .tuple(factPath, queryString(["before", "limit"]))
+    .map(([key, q]) => ({ method: "GET", path: `/v1/fact-history/${key}${q}` })),
+  "GET /v1/links": queryString(["prefix", "before", "limit"]).map((q) => ({ method: "GET", path: `/v1/links${q}` })),
+  "GET /v1/activity": queryString(["days"]).map((q) => ({ method: "GET", path: `/v1/activity${q}` })),
   "POST /v1/forget": fc
     .tuple(jsonBody(inputs.forget, ["selector", "selector.session", "dry_run"]), jsonType)
     .map(([body, type]) => ({ method: "POST", path: "/v1/forget", headers: { "content-type": type }, body })),
@@ -234,7 +239,9 @@ describe("HTTP door fuzz (I6, I10)", () => {
       }
       expect(lastLsn(dataDir()), `I6: nothing written by a refused request (${context})`).toBe(before);
     } else if (auth !== "token") {
-      expect(path.startsWith("/healthz"), `I5: only /healthz answers without a token (${context})`).toBe(true);
+      // GET / is the web viewer's login page (DESIGN.md 13), which holds no tenant's data (test/http/viewer).
+      const loginPage = (req.method === "GET" || req.method === "HEAD") && /^\/(\?|$)/.test(path);
+      expect(path.startsWith("/healthz") || loginPage, `I5: only /healthz and the viewer's login page answer without a token (${context})`).toBe(true);
     }
   }
 

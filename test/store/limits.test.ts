@@ -151,3 +151,20 @@ describe("read pages are bounded in bytes", () => {
       expect(second.next).toBeNull();
     }));
 });
+
+describe("fact_history pages are bounded in bytes like read's", () => {
+  test("a page of past values stops before READ_PAGE_MAX_BYTES (at least one value), and next walks on, newest first", () =>
+    withMemory(async (m) => {
+      // A string value of 1 MiB less its JSON quotes: each record holds FACT_VALUE_MAX_BYTES.
+      const big = "v".repeat(L.FACT_VALUE_MAX_BYTES - 2);
+      const lsns: number[] = [];
+      for (let i = 0; i < 18; i++) lsns.push((await m.factSet({ key: "big", value: `${i}${big.slice(String(i).length)}` })).lsn);
+      const perPage = Math.floor(L.READ_PAGE_MAX_BYTES / L.FACT_VALUE_MAX_BYTES);
+      const first = await m.factHistory({ key: "big", limit: 1000 });
+      expect(first.values.map((v) => v.lsn)).toEqual(lsns.slice(-perPage).reverse());
+      expect(first.next).toBe(lsns[18 - perPage]!);
+      const second = await m.factHistory({ key: "big", before: first.next!, limit: 1000 });
+      expect(second.values.map((v) => v.lsn)).toEqual(lsns.slice(0, 18 - perPage).reverse());
+      expect(second.next).toBeNull();
+    }));
+});

@@ -10,6 +10,7 @@ import { zcommand } from "../command.ts";
 import { harnessContext } from "../connect-common.ts";
 import { configFrom, openLocalStore } from "../context.ts";
 import type { SharedFlags } from "../args.ts";
+import type { Store } from "../../store/types.ts";
 
 /** The config the flags name; a bad config file is a failed check, and doctor goes on with defaults. */
 function doctorConfig(args: SharedFlags): { config: Config; first: Check } {
@@ -67,22 +68,32 @@ async function openScratch(config: Config): Promise<ScratchStore> {
 
 const MARK = { pass: "ok  ", warn: "warn", fail: "FAIL" } as const;
 
+/**
+ * Every check for the store and home the flags name. `store`: one this
+ * process has open already (`zerodb ui`), checked in place and left open;
+ * otherwise the store is opened and closed. The write round trips run in a
+ * scratch store either way, so the user's store gets no record (issue 17).
+ */
+export async function doctorReport(args: SharedFlags, opts: { store?: Store } = {}): Promise<DoctorReport> {
+  const { config, first } = doctorConfig(args);
+  // A missing home is created (0700) like every command does; an existing one is checked as it is.
+  if (!existsSync(config.home)) {
+    try {
+      ensureHome(config);
+    } catch {
+      // The home check says why (a parent another user can change, ...).
+    }
+  }
+  const ctx = { config, harness: harnessContext(), self: selfCommand(process.execPath, Bun.main), storeArgs: storeArgs(args), cwd: process.cwd() };
+  const held = opts.store;
+  const openStore = held ? async (): Promise<Store> => ({ ...held, close() {} }) : () => openLocalStore(config);
+  return runDoctor(ctx, { openStore, openScratch: () => openScratch(config), first: [first] });
+}
+
 /** `zerodb doctor`: every check of DESIGN.md 7.1, one line each; exit 1 on any failure. */
 export default zcommand({
   meta: { name: "doctor", description: "Check the home, the store, the MCP server, harness registrations, hooks and the server; print a fix for each failure" },
-  async run(args): Promise<DoctorReport> {
-    const { config, first } = doctorConfig(args);
-    // A missing home is created (0700) like every command does; an existing one is checked as it is.
-    if (!existsSync(config.home)) {
-      try {
-        ensureHome(config);
-      } catch {
-        // The home check says why (a parent another user can change, ...).
-      }
-    }
-    const ctx = { config, harness: harnessContext(), self: selfCommand(process.execPath, Bun.main), storeArgs: storeArgs(args), cwd: process.cwd() };
-    return runDoctor(ctx, { openStore: () => openLocalStore(config), openScratch: () => openScratch(config), first: [first] });
-  },
+  run: (args) => doctorReport(args),
   human: (r: DoctorReport) => {
     const width = Math.max(...r.checks.map((c) => c.name.length));
     const lines = r.checks.map((c) => `${MARK[c.status]}  ${c.name.padEnd(width)}  ${c.detail}${c.fix ? `\n      ${" ".repeat(width)}  fix: ${c.fix}` : ""}`);

@@ -4,6 +4,7 @@
  * in the browser unless --no-open). The link is spent on first use: the
  * URL left in the browser's history logs nobody in.
  */
+import type { DoctorReport } from "../../doctor/run.ts";
 import { zcommand } from "../command.ts";
 import { configFrom, openLocalStore } from "../context.ts";
 import { ui } from "../log.ts";
@@ -59,7 +60,15 @@ export default zcommand({
         // Every harness capture reads (Claude Code, Codex, Gemini CLI), as `zerodb capture status` lists them.
         return captureStatus(sink, allTranscripts(harnessContext()));
       };
-      const viewer = createViewer({ store, localCapture });
+      // The same checks as `zerodb doctor`, on the store this process holds (left open); one run at a time.
+      let running: Promise<DoctorReport> | undefined;
+      const localDoctor = () =>
+        (running ??= import("./doctor.ts")
+          .then((m) => m.doctorReport(args, { store }))
+          .finally(() => {
+            running = undefined;
+          }));
+      const viewer = createViewer({ store, localCapture, localDoctor });
       const app = createApp({ store, viewer, log: (line) => ui.debug(line) });
       // D1: loopback only; the viewer refuses any other Host header.
       const server = serveHttp({ fetch: app.fetch, host: "127.0.0.1", port });

@@ -1,21 +1,23 @@
 /**
  * Facts, DESIGN.md 6.1: `PUT`/`GET /v1/facts/<key>` (fact_set / fact_get; the
- * key may contain '/') and `GET /v1/facts` (fact_list).
+ * key may contain '/'), `GET /v1/facts` (fact_list) and
+ * `GET /v1/fact-history/<key>?before=&limit=` (fact_history).
  */
 import { z } from "zod";
 import { invalid } from "../../errors.ts";
-import { FactGetInput, FactListInput, FactSetInput } from "../../schema/ops.ts";
+import { FactGetInput, FactHistoryInput, FactListInput, FactSetInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import { asObject, readJsonBody } from "../body.ts";
 import type { App } from "../env.ts";
 import { queryInput } from "../query.ts";
 
 const PREFIX = "/v1/facts/";
+const HISTORY = "/v1/fact-history/";
 
-/** The fact key of a request's path: everything after /v1/facts/, percent-decoded. */
-export function factKey(url: string): string {
+/** The fact key of a request's path: everything after /v1/facts/ (or `prefix`), percent-decoded. */
+export function factKey(url: string, prefix = PREFIX): string {
   // From the raw path, so an encoded '/' (%2F) and a literal one name the same key.
-  const raw = new URL(url).pathname.slice(PREFIX.length);
+  const raw = new URL(url).pathname.slice(prefix.length);
   try {
     return decodeURIComponent(raw);
   } catch {
@@ -23,7 +25,7 @@ export function factKey(url: string): string {
   }
 }
 
-/** Registers /v1/facts and /v1/facts/<key>. */
+/** Registers /v1/facts, /v1/facts/<key> and /v1/fact-history/<key>. */
 export function factRoutes(app: App): void {
   app.put(`${PREFIX}:key{.+}`, async (c) => {
     queryInput(c.req.url, z.strictObject({}));
@@ -37,6 +39,11 @@ export function factRoutes(app: App): void {
     queryInput(c.req.url, z.strictObject({}));
     const input = parseInput(FactGetInput, { key: factKey(c.req.url) });
     return c.json(await c.var.memory.factGet(input));
+  });
+  app.get(`${HISTORY}:key{.+}`, async (c) => {
+    const query = queryInput(c.req.url, FactHistoryInput.omit({ key: true }), { before: { int: true }, limit: { int: true } });
+    const input = parseInput(FactHistoryInput, { ...query, key: factKey(c.req.url, HISTORY) });
+    return c.json(await c.var.memory.factHistory(input));
   });
   app.get("/v1/facts", async (c) => {
     const input = queryInput(c.req.url, FactListInput, { prefix: {}, after: {}, limit: { int: true } });

@@ -36,6 +36,12 @@ button.danger { border-color: var(--danger); color: var(--danger); }
 .thumb { max-width: 160px; max-height: 120px; display: block; }
 svg text { fill: var(--fg); font-size: 11px; }
 svg rect.bar { fill: var(--accent); }
+svg line.axis { stroke: var(--line); }
+figure.chart { margin: .5rem 0 1.25rem; overflow-x: auto; }
+figure.chart figcaption { font-weight: 600; margin-bottom: .25rem; }
+svg.chart { max-width: 100%; height: auto; }
+table.checks th, table.checks td.status { white-space: nowrap; overflow-wrap: normal; }
+.status-warn, .status-fail { font-weight: 700; color: var(--danger); }
 footer { text-align: center; padding: 1rem; }
 @media (max-width: 600px) { .turn.user, .turn.assistant { margin-left: 0; margin-right: 0; } main { padding: .5rem; } }
 `;

@@ -39,9 +39,11 @@ export function Layout(props: Frame & { children?: Child }) {
                   <a href="/ui">Sessions</a>
                   <a href="/ui/search">Search</a>
                   <a href="/ui/facts">Facts</a>
+                  <a href="/ui/links">Links</a>
                   <a href="/ui/objects">Objects</a>
                   <a href="/ui/stats">Stats</a>
                   <a href="/ui/capture">Capture</a>
+                  <a href="/ui/doctor">Doctor</a>
                   <a href="/ui/forget">Forget</a>
                 </nav>
                 <span class="muted">tenant {props.tenant}</span>

@@ -13,8 +13,10 @@ import { type ViewerEnv, checkHost, requireSession, securityHeaders } from "./gu
 import { ErrorBox, Layout } from "./layout.tsx";
 import { capturePages } from "./pages/capture.tsx";
 import { contextPages } from "./pages/context.tsx";
+import { doctorPages } from "./pages/doctor.tsx";
 import { factPages } from "./pages/facts.tsx";
 import { forgetPages } from "./pages/forget.tsx";
+import { linkPages } from "./pages/links.tsx";
 import { loginPage, loginPages } from "./pages/login.tsx";
 import { objectPages } from "./pages/objects.tsx";
 import { searchPages } from "./pages/search.tsx";
@@ -70,7 +72,7 @@ export function viewerRoutes(opts: ViewerRoutesOptions): Hono<ViewerEnv> {
   ui.get("/app.css", (c) => c.body(CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": "no-cache" }));
   loginPages(ui);
   ui.use("*", requireSession(memoryOf));
-  for (const pages of [sessionPages, searchPages, factPages, objectPages, forgetPages, statsPages, contextPages]) pages(ui);
+  for (const pages of [sessionPages, searchPages, factPages, linkPages, objectPages, forgetPages, statsPages, contextPages, doctorPages]) pages(ui);
   capturePages(ui, opts.store);
   return ui;
 }

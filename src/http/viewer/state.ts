@@ -5,6 +5,7 @@
  * token again on every request, so revoking it ends the session at once.
  */
 import type { StatusRow } from "../../capture/sync.ts";
+import type { DoctorReport } from "../../doctor/run.ts";
 import type { Store } from "../../store/types.ts";
 import { isLoopbackHost } from "../serve.ts";
 
@@ -40,6 +41,8 @@ export interface Viewer {
   allowsHost(host: string | undefined): boolean;
   /** This machine's Claude Code transcripts against a tenant's cursors: only `zerodb ui`, whose user owns them, sets it. */
   localCapture?: (tenant: string) => Promise<StatusRow[]>;
+  /** `zerodb doctor`'s checks of this machine and its store: only `zerodb ui`, whose user owns them, sets it. */
+  localDoctor?: () => Promise<DoctorReport>;
 }
 
 /** What createViewer needs. */
@@ -50,6 +53,8 @@ export interface ViewerOptions {
   now?: () => number;
   /** See Viewer.localCapture; never for a server whose tenants are strangers to this machine. */
   localCapture?: (tenant: string) => Promise<StatusRow[]>;
+  /** See Viewer.localDoctor; never for a server whose tenants are strangers to this machine. */
+  localDoctor?: () => Promise<DoctorReport>;
 }
 
 /** 32 random bytes, base64url: a session id, a CSRF token or a one-time code. */
@@ -78,6 +83,7 @@ export function createViewer(opts: ViewerOptions): Viewer {
   };
   return {
     ...(opts.localCapture ? { localCapture: opts.localCapture } : {}),
+    ...(opts.localDoctor ? { localDoctor: opts.localDoctor } : {}),
     async loginWithToken(token) {
       const tenant = await opts.store.tokens.verify(token);
       return tenant === undefined ? undefined : start(tenant, token);

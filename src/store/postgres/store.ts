@@ -16,6 +16,7 @@ import { pgCapture } from "./capture.ts";
 import { connectionLost, fromPgError } from "./errors.ts";
 import { factGet, factList, factSet, linkAdd } from "./facts.ts";
 import { forget } from "./forget.ts";
+import { activity, factHistory, linkList } from "./history.ts";
 import { migrate } from "./migrate.ts";
 import { pgObjects } from "./objects.ts";
 import { search } from "./search.ts";
@@ -125,6 +126,9 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
           const r = redactLink(parseInput(In.LinkAddInput, i), redactOn);
           return withRedacted(await linkAdd(sql, tenant, parseInput(In.LinkAddInput, r.input)), r.redacted);
         }),
+      linkList: (i) => runRead(() => linkList(sql, tenant, parseInput(In.LinkListInput, i ?? {}))),
+      factHistory: (i) => runRead(() => factHistory(sql, tenant, parseInput(In.FactHistoryInput, i))),
+      activity: (i) => runRead(() => activity(sql, tenant, parseInput(In.ActivityInput, i ?? {}))),
       stats: (i) =>
         runRead(() => {
           parseInput(In.StatsInput, i ?? {});

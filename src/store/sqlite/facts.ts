@@ -2,9 +2,10 @@
 import type { Database } from "bun:sqlite";
 import { notFound } from "../../errors.ts";
 import { PAGE_DEFAULT } from "../../limits.ts";
-import type { FactGetInput, FactListInput, FactSetInput } from "../../schema/ops.ts";
-import type { Fact, FactListResult, WriteResult } from "../../schema/results.ts";
-import { insertRow, prefixRange, verifyRow, writeOnce } from "./_tape.ts";
+import type { FactGetInput, FactHistoryInput, FactListInput, FactSetInput } from "../../schema/ops.ts";
+import type { Fact, FactHistoryResult, FactListResult, WriteResult } from "../../schema/results.ts";
+import { pageTake } from "../history-page.ts";
+import { insertRow, isoTime, prefixRange, verifyRow, writeOnce } from "./_tape.ts";
 import { opHash } from "../hashes.ts";
 
 interface FactRow {
@@ -61,4 +62,39 @@ export function factList(db: Database, tenant: string, input: FactListInput): Fa
   const more = rows.length > limit;
   const facts = rows.slice(0, limit).map((r) => ({ key: r.key, value: JSON.parse(verifyRow(db, r).data), lsn: r.lsn }));
   return { facts, next: more ? facts[facts.length - 1]!.key : null };
+}
+
+/**
+ * Every live value of a fact key, newest first, before an LSN: each fact_set
+ * is a tape row the facts table's pointer moved past (DESIGN.md D4), and
+ * stays until forgotten. Pages stop at `limit` values or READ_PAGE_MAX_BYTES
+ * (a value may be 1 MiB); both statements run in one read transaction.
+ */
+export function factHistory(db: Database, tenant: string, input: FactHistoryInput): FactHistoryResult {
+  const limit = input.limit ?? PAGE_DEFAULT;
+  const before = input.before ?? Number.MAX_SAFE_INTEGER;
+  return db
+    .transaction((): FactHistoryResult => {
+      const sizes = db
+        .query(
+          `SELECT lsn, bytes FROM tape WHERE tenant = ? AND kind = 'fact' AND subject = ? AND forgotten_by IS NULL AND lsn < ?
+           ORDER BY lsn DESC LIMIT ?`,
+        )
+        .all(tenant, input.key, before, limit + 1) as { lsn: number; bytes: number }[];
+      const take = pageTake(
+        sizes.map((s) => s.bytes),
+        limit,
+      );
+      if (take === 0) return { key: input.key, values: [], next: null };
+      const rows = db
+        .query(
+          `SELECT lsn, ts, subject, text, data, checksum FROM tape
+           WHERE tenant = ? AND kind = 'fact' AND subject = ? AND forgotten_by IS NULL AND lsn < ? AND lsn >= ?
+           ORDER BY lsn DESC`,
+        )
+        .all(tenant, input.key, before, sizes[take - 1]!.lsn) as (FactRow & { ts: number })[];
+      const values = rows.map((r) => ({ value: JSON.parse(verifyRow(db, r).data), lsn: r.lsn, ts: isoTime(r.ts) }));
+      return { key: input.key, values, next: take < sizes.length ? values[values.length - 1]!.lsn : null };
+    })
+    .deferred();
 }

@@ -1,8 +1,10 @@
-/** link_add on the SQLite tape (DESIGN.md sections 5 and 8): a URL reference, never fetched (D1). */
+/** link_add and link_list on the SQLite tape (DESIGN.md sections 5 and 8): a URL reference, never fetched (D1). */
 import type { Database } from "bun:sqlite";
-import type { LinkAddInput } from "../../schema/ops.ts";
-import type { WriteResult } from "../../schema/results.ts";
-import { insertRow, writeOnce } from "./_tape.ts";
+import { PAGE_DEFAULT } from "../../limits.ts";
+import type { LinkAddInput, LinkListInput } from "../../schema/ops.ts";
+import type { LinkListResult, WriteResult } from "../../schema/results.ts";
+import { pageTake } from "../history-page.ts";
+import { insertRow, isoTime, verifyRow, writeOnce } from "./_tape.ts";
 import { linkText } from "./transfer.ts";
 import { opHash } from "../hashes.ts";
 
@@ -25,4 +27,47 @@ export function linkAdd(db: Database, tenant: string, input: LinkAddInput): Writ
       data: JSON.stringify(data),
     }),
   );
+}
+
+interface LinkRow {
+  lsn: number;
+  ts: number;
+  subject: string | null;
+  text: string | null;
+  data: string;
+  checksum: Uint8Array | null;
+}
+
+/**
+ * The tenant's live links, newest first, before an LSN; with `prefix`, only
+ * URLs that start with it. A link row has no subject, so the tape_subject
+ * index (tenant, 'link', NULL, lsn) walks them newest first; both statements
+ * run in one read transaction (one snapshot, I4).
+ */
+export function linkList(db: Database, tenant: string, input: LinkListInput): LinkListResult {
+  const limit = input.limit ?? PAGE_DEFAULT;
+  const where = `tenant = ? AND kind = 'link' AND subject IS NULL AND forgotten_by IS NULL AND lsn < ?
+    AND (? IS NULL OR substr(json_extract(data, '$.url'), 1, length(?)) = ?)`;
+  const params = [tenant, input.before ?? Number.MAX_SAFE_INTEGER, input.prefix ?? null, input.prefix ?? null, input.prefix ?? null];
+  return db
+    .transaction((): LinkListResult => {
+      const sizes = db.query(`SELECT lsn, bytes FROM tape WHERE ${where} ORDER BY lsn DESC LIMIT ?`).all(...params, limit + 1) as {
+        lsn: number;
+        bytes: number;
+      }[];
+      const take = pageTake(
+        sizes.map((s) => s.bytes),
+        limit,
+      );
+      if (take === 0) return { links: [], next: null };
+      const rows = db
+        .query(`SELECT lsn, ts, subject, text, data, checksum FROM tape WHERE ${where} AND lsn >= ? ORDER BY lsn DESC`)
+        .all(...params, sizes[take - 1]!.lsn) as LinkRow[];
+      const links = rows.map((r) => {
+        const d = JSON.parse(verifyRow(db, r).data) as { url: string; title: string | null; note: string | null };
+        return { lsn: r.lsn, url: d.url, title: d.title ?? null, note: d.note ?? null, ts: isoTime(r.ts) };
+      });
+      return { links, next: take < sizes.length ? links[links.length - 1]!.lsn : null };
+    })
+    .deferred();
 }

@@ -7,9 +7,10 @@ import { parseInput } from "../../schema/parse.ts";
 import { redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
 import type { CheckResult, Memory, Store, WorkTrace } from "../types.ts";
 import { sqliteCapture } from "./capture.ts";
-import { factGet, factList, factSet } from "./facts.ts";
+import { activity } from "./activity.ts";
+import { factGet, factHistory, factList, factSet } from "./facts.ts";
 import { checkpoint, finishPendingPurge, forget } from "./forget.ts";
-import { linkAdd } from "./links.ts";
+import { linkAdd, linkList } from "./links.ts";
 import { backupChunks } from "./backup.ts";
 import { openObjects, type ObjectsOptions } from "./objects.ts";
 import type { MigrateOptions } from "./migrate.ts";
@@ -98,6 +99,9 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
           const r = redactLink(parseInput(In.LinkAddInput, i), redactOn);
           return withRedacted(linkAdd(db, tenant, parseInput(In.LinkAddInput, r.input)), r.redacted);
         }),
+      linkList: (i) => run(() => linkList(db, tenant, parseInput(In.LinkListInput, i ?? {}))),
+      factHistory: (i) => run(() => factHistory(db, tenant, parseInput(In.FactHistoryInput, i))),
+      activity: (i) => run(() => activity(db, tenant, parseInput(In.ActivityInput, i ?? {}))),
       stats: (i) =>
         run(() => {
           parseInput(In.StatsInput, i ?? {});

@@ -9,11 +9,12 @@
  * installs Debian's `chromium`; ZERODB_CHROMIUM names another binary).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { tempDir } from "../../helpers.ts";
 import { type ServerProcess, createToken, startServer } from "../_server.ts";
+import { spawnUi } from "./_ui.ts";
 
 const EXE = process.env.ZERODB_CHROMIUM ?? Bun.which("chromium") ?? Bun.which("chromium-browser") ?? Bun.which("google-chrome") ?? undefined;
 if (EXE === undefined) console.warn("browser.test.ts: skipped: no chromium found (apt-get install -y chromium, or set ZERODB_CHROMIUM)");
@@ -87,6 +88,14 @@ describe.skipIf(EXE === undefined)("viewer in Chromium", () => {
       object: string;
     };
     image = put.object;
+    await api(alice, "/v1/links", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ url: "https://example.com/runbook", title: "Deploy runbook", note: "ask ops first" }),
+    });
+    for (const value of ["staging", "prod-1", "prod-2"]) {
+      await api(alice, "/v1/facts/deploy/target", { method: "PUT", headers: json, body: JSON.stringify({ value }) });
+    }
     browser = await chromium.launch({
       executablePath: EXE,
       headless: true,
@@ -171,6 +180,41 @@ describe.skipIf(EXE === undefined)("viewer in Chromium", () => {
     await ctx.close();
   });
 
+  test("links, a fact's history, charts over time and the doctor page", async () => {
+    const ctx = await loggedIn(alice);
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/ui`);
+    await Promise.all([page.waitForURL(`${server.url}/ui/links`), page.getByRole("link", { name: "Links", exact: true }).click()]);
+    expect(await page.locator("tbody tr").count()).toBe(1);
+    expect(await page.getByRole("link", { name: "https://example.com/runbook" }).getAttribute("rel")).toBe("noreferrer noopener nofollow");
+    expect(await page.locator("tbody td").first().textContent()).toContain("Deploy runbook");
+    await page.fill('input[name="prefix"]', "https://other.example/");
+    await Promise.all([page.waitForURL(/prefix=/), page.press('input[name="prefix"]', "Enter")]);
+    expect(await page.getByText("No links with this prefix.").isVisible()).toBe(true);
+    // A fact's page: its value, then the earlier ones newest first.
+    await page.goto(`${server.url}/ui/facts`);
+    await Promise.all([page.waitForURL(/\/ui\/fact\?key=deploy%2Ftarget$/), page.getByRole("link", { name: "deploy/target" }).click()]);
+    expect(await page.locator("main > pre").textContent()).toBe('"prod-2"');
+    expect(await page.locator("table[aria-labelledby=history] tbody pre").allTextContents()).toEqual(['"prod-1"', '"staging"']);
+    await page.screenshot({ path: join(SHOTS, "fact.png"), fullPage: true });
+    // Charts: an image named by its title and description, and a table for anyone who cannot read it.
+    await page.goto(`${server.url}/ui/stats?days=30`);
+    const chart = page.getByRole("img", { name: "Turns per day, last 30 days (UTC)", exact: true });
+    expect(await chart.count()).toBe(1);
+    expect(await chart.getAttribute("aria-describedby")).toBe("turns-per-day-desc");
+    expect(await page.locator("#turns-per-day-desc").textContent()).toMatch(/^5 turns in 1 of 30 days since \d{4}-\d{2}-\d{2}/);
+    const figure = page.locator("figure.chart").first();
+    expect(await figure.locator("tbody").isVisible()).toBe(false);
+    await figure.getByText("Turns per day, last 30 days (UTC) as a table", { exact: true }).click();
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await figure.locator("tbody tr").allTextContents()).toEqual([`${today}5`]);
+    await page.screenshot({ path: join(SHOTS, "stats.png"), fullPage: true });
+    // Under `serve` a token's session gets no doctor checks, and is told why.
+    await page.goto(`${server.url}/ui/doctor?run=1`);
+    expect(await page.locator("main").textContent()).toContain("The operator runs zerodb doctor on the server.");
+    await ctx.close();
+  });
+
   test("another tenant's cookie sees none of it", async () => {
     const ctx = await loggedIn(bob);
     const page = await ctx.newPage();
@@ -240,7 +284,8 @@ describe.skipIf(EXE === undefined)("viewer in Chromium", () => {
     const ctx = await loggedIn(alice);
     const page = await ctx.newPage();
     const found: { page: string; id: string; impact: string; help: string }[] = [];
-    for (const path of ["/ui", "/ui/session?s=proj%2Fbeta", "/ui/search?q=beta", "/ui/facts", "/ui/objects", "/ui/stats", "/ui/forget", "/ui/capture"]) {
+    const pages = ["/ui", "/ui/session?s=proj%2Fbeta", "/ui/search?q=beta", "/ui/facts", "/ui/fact?key=deploy%2Ftarget", "/ui/links", "/ui/objects"];
+    for (const path of [...pages, "/ui/stats", "/ui/stats?days=365", "/ui/forget", "/ui/capture", "/ui/doctor"]) {
       await page.goto(`${server.url}${path}`);
       await page.evaluate(axe);
       const violations = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)")) as {
@@ -260,6 +305,47 @@ describe.skipIf(EXE === undefined)("viewer in Chromium", () => {
     for (const v of login) if (v.impact === "serious" || v.impact === "critical") found.push({ page: "/", id: v.id, impact: v.impact, help: v.help });
     expect(found).toEqual([]);
     await ctx.close();
+  });
+
+  test("zerodb ui: the one-time link, the doctor's checks run from the page, capture per harness; axe-core on both", async () => {
+    using home = tempDir();
+    // One Claude Code transcript on this machine, never captured: two lines behind.
+    const projects = join(home.path, ".claude", "projects", "-work-proj");
+    mkdirSync(projects, { recursive: true });
+    const line = (text: string) => JSON.stringify({ type: "user", message: { role: "user", content: text } });
+    writeFileSync(join(projects, "0b7e3c1e-1111-4222-8333-944455556666.jsonl"), `${line("hello")}\n${line("again")}\n`);
+    await using ui = spawnUi(home.path);
+    const link = await ui.firstLine();
+    const origin = new URL(link).origin;
+    const axe = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
+    const ctx = await browser.newContext();
+    await ctx.route("**/*", (route) => (route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort()));
+    const page = await ctx.newPage();
+    await page.goto(link);
+    await page.waitForURL(`${origin}/ui`);
+    const serious = async () =>
+      ((await page.evaluate("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)")) as { id: string; impact: string }[])
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => v.id);
+    await page.getByRole("link", { name: "Doctor" }).click();
+    await Promise.all([page.waitForURL(/\/ui\/doctor\?run=1$/), page.getByRole("button", { name: "Run the checks" }).click()]);
+    expect(await page.locator('tr[data-check="store"]').getAttribute("data-status")).toBe("pass");
+    expect(await page.locator('tr[data-check="round trip"]').getAttribute("data-status")).toBe("pass");
+    expect(await page.locator('tr[data-check="mcp"]').getAttribute("data-status")).toBe("pass");
+    expect(await page.locator("p[role=status]").textContent()).toMatch(/^(All checks passed|\d+ check\(s\) failed)/);
+    await page.screenshot({ path: join(SHOTS, "doctor.png"), fullPage: true });
+    await page.evaluate(axe);
+    expect(await serious()).toEqual([]);
+    await page.goto(`${origin}/ui/capture`);
+    const claude = page.locator('tr[data-harness="claude-code"] td');
+    expect(await claude.allTextContents()).toEqual(["1", "0", "2", "1 transcript(s) behind: run zerodb capture sync; 1 transcript(s) not captured yet"]);
+    for (const h of ["codex", "gemini"]) expect(await page.locator(`tr[data-harness="${h}"] td`).last().textContent()).toBe("no transcripts on this machine");
+    await page.screenshot({ path: join(SHOTS, "capture.png"), fullPage: true });
+    await page.evaluate(axe);
+    expect(await serious()).toEqual([]);
+    await ctx.close();
+    ui.proc.kill("SIGTERM");
+    expect(await ui.proc.exited).toBe(0);
   });
 
   test("no page asked for anything but the server's own origin", () => {

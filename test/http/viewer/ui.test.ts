@@ -1,7 +1,9 @@
 /** `zerodb ui` (DESIGN.md 13): a loopback server for the local store, its one-time link on stdout, spent on first use. */
 import { expect, test } from "bun:test";
-import { ZERODB, runZ, tempDir } from "../../helpers.ts";
-import { envFor } from "../_server.ts";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { runZ, tempDir } from "../../helpers.ts";
+import { spawnUi } from "./_ui.ts";
 
 test("zerodb ui --no-open prints a one-time link to a loopback viewer of tenant local", async () => {
   using dir = tempDir();
@@ -24,23 +26,40 @@ test("zerodb ui --no-open prints a one-time link to a loopback viewer of tenant 
   expect(await proc.proc.exited).toBe(0);
 });
 
-/** `zerodb ui --no-open` in `home`, with its stdout read line by line. */
-function spawnUi(home: string) {
-  const proc = Bun.spawn([ZERODB, "ui", "--no-open"], { cwd: home, env: envFor(home), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  return {
-    proc,
-    async firstLine(): Promise<string> {
-      let text = "";
-      const decoder = new TextDecoder();
-      for await (const chunk of proc.stdout) {
-        text += decoder.decode(chunk, { stream: true });
-        if (text.includes("\n")) return text.split("\n")[0]!;
-      }
-      throw new Error(`zerodb ui printed no link; stderr: ${await new Response(proc.stderr).text()}`);
-    },
-    async [Symbol.asyncDispose]() {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
-      await proc.exited;
-    },
-  };
+/** Every file under `dir` with its size and modification time. */
+function listing(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .sort()
+    .map((name) => {
+      const st = statSync(join(dir, name));
+      return st.isDirectory() ? `${name}/` : `${name} ${st.size} ${st.mtimeMs}`;
+    });
 }
+
+test("zerodb ui's doctor page runs zerodb doctor's checks on the open store and writes nothing to it", async () => {
+  using dir = tempDir();
+  expect((await runZ(["append", "--session", "proj/ui", "before the doctor"], { home: dir.path })).code).toBe(0);
+  await using proc = spawnUi(dir.path);
+  const link = await proc.firstLine();
+  const cookie = (await fetch(link, { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0]!;
+  const stats = async () => JSON.parse((await runZ(["stats", "--json"], { home: dir.path })).stdout) as { last_lsn: number; turns: { count: number } };
+  const before = await stats();
+  const data = join(dir.path, "zerodb", "data");
+  // The store file's own bytes; the WAL and shared memory change with any reader.
+  const storeFiles = () => listing(data).filter((l) => !/-(wal|shm) /.test(l));
+  const files = storeFiles();
+  const page = await fetch(new URL("/ui/doctor?run=1", link), { headers: { cookie } });
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  for (const name of ["config", "home", "files", "store", "round trip", "objects", "mcp", "server"]) expect(html).toContain(`data-check="${name}"`);
+  expect(html).toContain('data-check="store" data-status="pass"');
+  expect(html).toContain('data-check="round trip" data-status="pass"');
+  expect(html).toContain('data-check="mcp" data-status="pass"');
+  expect(await stats()).toEqual(before);
+  expect(storeFiles()).toEqual(files);
+  // The scratch store is gone, and the viewer's own store still serves.
+  expect(readdirSync(join(dir.path, "zerodb")).filter((n) => n.startsWith(".zerodb-doctor-"))).toEqual([]);
+  expect(await (await fetch(new URL("/ui", link), { headers: { cookie } })).text()).toContain("proj/ui");
+  proc.proc.kill("SIGTERM");
+  expect(await proc.proc.exited).toBe(0);
+});

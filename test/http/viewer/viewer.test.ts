@@ -276,7 +276,7 @@ describe("viewer", () => {
     expect(raw.headers.get("content-disposition")).toStartWith("attachment;");
     expect(raw.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
     const stats = await (await b.request("/ui/stats")).text();
-    expect(stats).toContain('<svg width="');
+    expect(stats).toContain('<svg class="chart" width="');
     expect(stats).toContain('class="bar"');
   });
 

@@ -10,6 +10,7 @@ import { captureCases } from "./_capture.ts";
 import { errorCases } from "./_errors.ts";
 import { factCases } from "./_facts.ts";
 import { forgetCases } from "./_forget.ts";
+import { historyCases } from "./_history.ts";
 import { idempotencyCases } from "./_idempotency.ts";
 import { objectCases } from "./_objects.ts";
 import { redactCases } from "./_redact.ts";
@@ -29,6 +30,7 @@ export function runContract(name: string, factory: Factory): void {
       idempotencyCases,
       searchCases,
       factCases,
+      historyCases,
       forgetCases,
       objectCases,
       redactCases,
