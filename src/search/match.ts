@@ -34,8 +34,17 @@ export interface Span {
 /** A regular expression finding every term of a query of single words, with the check of each candidate. */
 interface FastMatcher {
   re: RegExp;
+  /** The same without capture groups, when every term is a word (groups cost more than the search). */
+  plain: RegExp | null;
   checks: { term: number; alt: Alternative; cjk: boolean }[];
+  /** Some term is matched as a literal (CJK), not as a whole word. */
+  literals: boolean;
+  /** The term each word seen so far belongs to (-1: none): a long window repeats its words. */
+  words: Map<string, number>;
 }
+
+/** Distinct words remembered per matcher. */
+const WORDS_MAX = 4096;
 
 const matchers = new WeakMap<readonly Term[], FastMatcher | null>();
 
@@ -46,6 +55,7 @@ function fastMatcher(terms: readonly Term[]): FastMatcher | null {
   let made: FastMatcher | null = null;
   if (terms.every((t) => t.alternatives.every((a) => a.tokens.length === 1))) {
     const patterns: string[] = [];
+    const starts: string[] = [];
     const checks: FastMatcher["checks"] = [];
     for (const [i, term] of terms.entries()) {
       for (const alt of term.alternatives) {
@@ -56,32 +66,62 @@ function fastMatcher(terms: readonly Term[]): FastMatcher | null {
         while (k < tok.length && k < alt.stems[0]!.length && tok[k] === alt.stems[0]![k]) k++;
         const start = escapeRegExp(tok.slice(0, Math.max(k, 1)));
         patterns.push(cjk ? `(${escapeRegExp(tok)})` : `(?<![\\p{L}\\p{N}])(${start}[\\p{L}\\p{N}]*)`);
+        starts.push(start);
         checks.push({ term: i, alt, cjk });
       }
     }
-    made = { re: new RegExp(patterns.join("|"), "giu"), checks };
+    const literals = checks.some((c) => c.cjk);
+    made = {
+      re: new RegExp(patterns.join("|"), "giu"),
+      plain: literals ? null : new RegExp(`(?<![\\p{L}\\p{N}])(?:${starts.join("|")})[\\p{L}\\p{N}]*`, "giu"),
+      checks,
+      literals,
+      words: new Map(),
+    };
   }
   matchers.set(terms, made);
   return made;
 }
 
-/** Every occurrence the matcher finds in a text (escapes already blanked), up to `max`. */
-function spansOf(m: FastMatcher, text: string, max: number): Span[] {
-  const out: Span[] = [];
-  for (const hit of text.matchAll(m.re)) {
-    const g = hit.findIndex((x, j) => j > 0 && x !== undefined) - 1;
-    let c: FastMatcher["checks"][number] | undefined = m.checks[g]!;
-    if (!c.cjk) {
-      // Every word pattern takes the whole word, so the first pattern that fits its start wins the match
-      // ("form*" takes "format"): the word goes to the first term whose stem it has, whichever pattern matched.
-      const st = stem(fold(hit[0]));
-      c = m.checks.find((k) => !k.cjk && (k.alt.prefix ? st.startsWith(k.alt.stems[0]!) : st === k.alt.stems[0]));
-      if (!c) continue;
-    }
-    out.push({ start: hit.index, end: hit.index + hit[0].length, term: c.term });
-    if (out.length >= max) break;
+/** The term a word belongs to, or -1: the first term whose stem it has (remembered per matcher). */
+function termOfWord(m: FastMatcher, word: string): number {
+  let known = m.words.get(word);
+  if (known === undefined) {
+    const st = stem(fold(word));
+    known = m.checks.find((k) => !k.cjk && (k.alt.prefix ? st.startsWith(k.alt.stems[0]!) : st === k.alt.stems[0]))?.term ?? -1;
+    if (m.words.size >= WORDS_MAX) m.words.clear();
+    m.words.set(word, known);
   }
-  return out;
+  return known;
+}
+
+/**
+ * Calls `each` for every occurrence the matcher finds in a text (escapes
+ * already blanked), up to `max`. Every word pattern takes the whole word, so
+ * the first pattern that fits its start wins the match ("form*" takes
+ * "format"): the word goes to the first term whose stem it has, whichever
+ * pattern matched.
+ */
+function scan(m: FastMatcher, text: string, max: number, each: (start: number, end: number, term: number) => void): void {
+  let n = 0;
+  if (m.plain) {
+    const re = m.plain;
+    re.lastIndex = 0;
+    for (let hit = re.exec(text); hit !== null && n < max; hit = re.exec(text)) {
+      const term = termOfWord(m, hit[0]);
+      if (term < 0) continue;
+      each(hit.index, hit.index + hit[0].length, term);
+      n++;
+    }
+    return;
+  }
+  for (const hit of text.matchAll(m.re)) {
+    const literal = m.checks[hit.findIndex((x, j) => j > 0 && x !== undefined) - 1]!;
+    const term = literal.cjk ? literal.term : termOfWord(m, hit[0]);
+    if (term < 0) continue;
+    each(hit.index, hit.index + hit[0].length, term);
+    if (++n >= max) break;
+  }
 }
 
 /**
@@ -96,9 +136,10 @@ export function countTerms(terms: readonly Term[], text: string, weights: readon
   if (!fast) return countTokens(terms, text, weights);
   const t = text.includes("\\") ? text.replace(ESCAPES, " ") : text;
   const tf = terms.map(() => 0);
-  const hits = spansOf(fast, t, Number.POSITIVE_INFINITY).map((h) => {
-    tf[h.term]!++;
-    return { pos: h.start, term: h.term };
+  const hits: { pos: number; term: number }[] = [];
+  scan(fast, t, Number.POSITIVE_INFINITY, (pos, _end, term) => {
+    tf[term]!++;
+    hits.push({ pos, term });
   });
   return { tf, length: Math.max(1, Math.round(t.length / 6)), near: nearness(hits, weights, NEAR_CHARS) };
 }
@@ -111,7 +152,11 @@ export function countTerms(terms: readonly Term[], text: string, weights: readon
 export function termSpans(terms: readonly Term[], text: string, max: number): Span[] {
   const fast = fastMatcher(terms);
   // Escapes blanked to as many spaces, so positions stay those of the text.
-  if (fast) return spansOf(fast, text.includes("\\") ? text.replace(ESCAPES, "  ") : text, max);
+  if (fast) {
+    const out: Span[] = [];
+    scan(fast, text.includes("\\") ? text.replace(ESCAPES, "  ") : text, max, (start, end, term) => out.push({ start, end, term }));
+    return out;
+  }
   const out: Span[] = [];
   for (const tok of tokenize(text)) {
     const i = terms.findIndex((t) => tokenMatches(t, tok));

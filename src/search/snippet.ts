@@ -28,11 +28,13 @@ export function snippet(text: string, opts: { terms: readonly Term[]; weights: r
     let bestScore = -1;
     for (let a = 0, b = 0; a < hits.length; a++) {
       while (b < hits.length && hits[b]!.start - hits[a]!.start < SNIPPET_CHARS * 0.6) b++;
-      const seen = new Set<number>();
+      // Terms seen, as bits (a query has at most 32 terms).
+      let seen = 0;
       let score = 0;
       for (let k = a; k < b; k++) {
-        if (seen.has(hits[k]!.term)) continue;
-        seen.add(hits[k]!.term);
+        const bit = 1 << hits[k]!.term;
+        if (seen & bit) continue;
+        seen |= bit;
         score += weights[hits[k]!.term] ?? 1;
       }
       if (score > bestScore) {
