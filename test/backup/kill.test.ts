@@ -6,18 +6,10 @@
 import { expect, test } from "bun:test";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { ZERODB, ZERODB_SRC, runJson, runZ, tempDir } from "../helpers.ts";
+import { ZERODB, ZERODB_SRC, runJson, tempDir } from "../helpers.ts";
+import { records } from "./_store.ts";
 
 const WRITER = ZERODB_SRC.replace(/src\/main\.ts$/, "test/backup/writer.ts");
-
-async function records(dataDir: string, env: { home: string }): Promise<any[]> {
-  const r = await runZ(["export", "--data-dir", dataDir], env);
-  expect(r.code).toBe(0);
-  return r.stdout
-    .split("\n")
-    .filter((l) => l)
-    .map((l) => JSON.parse(l));
-}
 
 test("a backup taken while 4 processes write restores exactly the records up to its snapshot", async () => {
   using home = tempDir();
