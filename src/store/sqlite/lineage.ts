@@ -9,13 +9,20 @@
  * kept implicitly (nothing is written until a restore).
  */
 import type { Database } from "bun:sqlite";
-import type { Lineage } from "../../schema/backup.ts";
+import { ZeroDbError } from "../../errors.ts";
+import { Lineage } from "../../schema/backup.ts";
 import { storeIdOf } from "./identity.ts";
 
 /** The lineage of the store a handle belongs to. */
 export function lineageOf(db: Database): Lineage {
   const row = db.query("SELECT value FROM meta WHERE key = 'lineage'").get() as { value: string } | null;
-  return row ? (JSON.parse(row.value) as Lineage) : [[storeIdOf(db), 1]];
+  if (!row) return [[storeIdOf(db), 1]];
+  let parsed: ReturnType<typeof Lineage.safeParse> | undefined;
+  try {
+    parsed = Lineage.safeParse(JSON.parse(row.value));
+  } catch {}
+  if (!parsed?.success) throw new ZeroDbError("corrupt", "the store's lineage (meta 'lineage') is damaged: run `zerodb doctor`");
+  return parsed.data;
 }
 
 /** The forks that wrote LSNs up to `lsn`. */
