@@ -37,23 +37,30 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
 
 /** What a restore rebuilt. */
 export interface RestoreResult {
+  /** Records, tokens, capture cursors and objects the restored store holds. */
   records: number;
+  tokens: number;
+  cursors: number;
   objects: number;
+  /** The last snapshot's LSN: the restored store's next record comes after it. */
   last_lsn: number;
+  /** The files restored: a full backup and the increments after it. */
+  files: number;
   data_dir: string;
-  /** The store the backup was taken from (the restored store has an id of its own). */
-  from_store: string;
+  /** The store's id, kept: the restored store is the same store (README: a restored copy and its source). */
+  store_id: string;
   tenant: string | null;
 }
 
 /**
- * Rebuilds a store from a backup file into an empty or new data dir, every
- * record and object verified before it appears (DESIGN.md 15). Backups are
- * the SQLite engine's: restore builds a local store.
+ * Rebuilds a store from a full backup and the increments that continue it,
+ * in order, into an empty or new data dir, every record and object verified
+ * before it appears (DESIGN.md 15). Backups are the SQLite engine's: restore
+ * builds a local store.
  */
-export async function restoreStore(file: string, dataDir: string): Promise<RestoreResult> {
+export async function restoreStore(files: string[], dataDir: string): Promise<RestoreResult> {
   const { checkRestoreTarget, restoreBackup } = await import("./sqlite/restore.ts");
-  // Refused before the file is read: a restore never lands on a store (it would bring back what was forgotten).
+  // Refused before any file is read: a restore never lands on a store (it would bring back what was forgotten).
   checkRestoreTarget(dataDir);
-  return restoreBackup(file, dataDir);
+  return restoreBackup(files, dataDir);
 }

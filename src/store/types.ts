@@ -61,7 +61,12 @@ export interface Memory {
 /** What a finished backup held. */
 export interface BackupCounts {
   records: number;
+  tokens: number;
+  cursors: number;
   objects: number;
+  /** 0 for a full backup; an increment holds the records after this LSN. */
+  after: number;
+  /** The store's last LSN at the snapshot. */
   last_lsn: number;
 }
 
@@ -132,13 +137,19 @@ export interface Store {
   trace?(): WorkTrace;
   /**
    * A backup (DESIGN.md 15): the bytes of one file holding a consistent
-   * snapshot of the tape and every object it references, while others write;
-   * `counts` is complete once every chunk is read. An engine that cannot take
-   * one leaves it out (PostgreSQL: pg_dump).
+   * snapshot of the tape, the tokens and capture cursors, and every object
+   * the records reference, while others write; with `after` (or `since`, an
+   * earlier backup file of this store) an increment of the records after
+   * that LSN. Bad options are refused before the first chunk; `counts` is
+   * complete once every chunk is read. An engine that cannot take one leaves
+   * it out (PostgreSQL: pg_dump).
    */
-  backup?(opts: { tenant?: string }): { chunks: Iterable<Uint8Array>; counts: BackupCounts };
-  /** Every tape record of every tenant (or one), in LSN order. */
-  exportTape(opts?: { tenant?: string }): AsyncIterable<TapeRecord>;
+  backup?(opts: { tenant?: string; after?: number; since?: string }): { chunks: Iterable<Uint8Array>; counts: BackupCounts };
+  /**
+   * Every tape record of every tenant (or one), in LSN order; with `after`,
+   * only those after that LSN, read from there (not filtered from the start).
+   */
+  exportTape(opts?: { tenant?: string; after?: number }): AsyncIterable<TapeRecord>;
   /** Restores exported records into an empty store, keeping their LSNs. */
   importTape(records: AsyncIterable<unknown>): Promise<{ records: number; last_lsn: number }>;
   /** `PRAGMA quick_check` (or integrity_check with `full`). */

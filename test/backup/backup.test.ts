@@ -8,30 +8,9 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ZERODB_SRC, filesContaining, runJson, runZ, tempDir } from "../helpers.ts";
+import { blobs, records } from "./_store.ts";
 
 type Env = { home: string };
-
-/** Every record of a data dir, as export prints them. */
-async function records(dataDir: string, env: Env, tenant?: string): Promise<any[]> {
-  const r = await runZ(["export", "--data-dir", dataDir, ...(tenant ? ["--tenant", tenant] : [])], env);
-  expect(r.stderr).toBe("");
-  expect(r.code).toBe(0);
-  return r.stdout
-    .split("\n")
-    .filter((l) => l)
-    .map((l) => JSON.parse(l));
-}
-
-/** Every blob file under a data dir: digest -> bytes. */
-function blobs(dataDir: string): Map<string, Buffer> {
-  const root = join(dataDir, "objects", "sha256");
-  const out = new Map<string, Buffer>();
-  if (!existsSync(root)) return out;
-  for (const e of readdirSync(root, { withFileTypes: true, recursive: true })) {
-    if (e.isFile()) out.set(`sha256:${e.name}`, readFileSync(join(e.parentPath, e.name)));
-  }
-  return out;
-}
 
 /** A store with two tenants, turns, facts, a link, objects (one binary) and a forget. */
 async function seed(dataDir: string, env: Env): Promise<{ digest: string; binary: string }> {
@@ -142,7 +121,9 @@ describe("issue 20: backup and restore", () => {
     const r3 = await restoreOf(hdr, "hdr.zdb");
     expect(r3.stderr).toContain("the file's digest does not match its trailer");
     // Not a backup at all, a directory, a target whose parent is missing: one clear line each.
-    expect((await restoreOf(Buffer.from("junk\n"), "junk.zdb")).stderr).toBe("zerodb: file: not a zerodb backup (no ZERODB-BACKUP header)\n");
+    expect((await restoreOf(Buffer.from("junk\n"), "junk.zdb")).stderr).toBe(
+      `zerodb: ${join(home.path, "junk.zdb")}: not a zerodb backup (no ZERODB-BACKUP header)\n`,
+    );
     const dirFile = await runZ(["restore", home.path, "--data-dir", join(home.path, "d1")], env);
     expect({ code: dirFile.code, stderr: dirFile.stderr }).toEqual({ code: 2, stderr: `zerodb: file: ${home.path} is a directory, not a backup\n` });
     const noParent = await runZ(["restore", file, "--data-dir", join(home.path, "no", "d2")], env);

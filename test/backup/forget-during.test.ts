@@ -20,7 +20,7 @@ test("a forget that deletes a referenced blob mid-backup fails the backup, namin
   try {
     const put = await a.memory("local").objectPut(new TextEncoder().encode("soon forgotten"), {});
     await a.memory("local").append({ session: "s", entries: [{ role: "note", content: "kept" }] });
-    const counts = { records: 0, objects: 0, last_lsn: 0 };
+    const counts = { records: 0, tokens: 0, cursors: 0, objects: 0, after: 0, last_lsn: 0 };
     const chunks = backupChunks(a.db, createFsBlobStore(join(data, "objects")), { counts });
     async function* interfered() {
       let first = true;
@@ -39,7 +39,7 @@ test("a forget that deletes a referenced blob mid-backup fails the backup, namin
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(dir.path)).toEqual(["data"]);
     // The read transaction ended: a backup now succeeds without the forgotten object.
-    const again = { records: 0, objects: 0, last_lsn: 0 };
+    const again = { records: 0, tokens: 0, cursors: 0, objects: 0, after: 0, last_lsn: 0 };
     await writeAtomic(out, backupChunks(a.db, createFsBlobStore(join(data, "objects")), { counts: again }), { publish: "new" });
     expect(again).toMatchObject({ records: 3, objects: 0 });
   } finally {

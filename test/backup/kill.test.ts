@@ -1,23 +1,16 @@
 /**
  * Issue 20: a backup taken while 4 processes write restores exactly the
- * records at or below its snapshot's last LSN; a restore killed with
- * SIGKILL leaves no store at the target, only its temp dir beside it.
+ * records at or below its snapshot's last LSN; a restore (of a backup and
+ * an increment) killed with SIGKILL leaves no store at the target, only
+ * its temp dir beside it.
  */
 import { expect, test } from "bun:test";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { ZERODB, ZERODB_SRC, runJson, runZ, tempDir } from "../helpers.ts";
+import { ZERODB, ZERODB_SRC, runJson, tempDir } from "../helpers.ts";
+import { records } from "./_store.ts";
 
 const WRITER = ZERODB_SRC.replace(/src\/main\.ts$/, "test/backup/writer.ts");
-
-async function records(dataDir: string, env: { home: string }): Promise<any[]> {
-  const r = await runZ(["export", "--data-dir", dataDir], env);
-  expect(r.code).toBe(0);
-  return r.stdout
-    .split("\n")
-    .filter((l) => l)
-    .map((l) => JSON.parse(l));
-}
 
 test("a backup taken while 4 processes write restores exactly the records up to its snapshot", async () => {
   using home = tempDir();
@@ -44,18 +37,22 @@ test("a backup taken while 4 processes write restores exactly the records up to 
   expect(await records(dst, env)).toEqual(all.filter((r) => r.lsn <= b.last_lsn));
 }, 60_000);
 
-test("a restore killed with SIGKILL at random points leaves nothing at the target, or the whole store; the next restore removes its temp dir", async () => {
+test("a restore of a backup and its increment killed with SIGKILL at random points leaves nothing at the target, or the whole store; the next restore removes its temp dir", async () => {
   using home = tempDir();
   const env = { home: home.path };
   const src = join(home.path, "src");
   for (let i = 0; i < 30; i++) await runJson(["append", "--session", `s${i % 3}`, `entry ${i} ${"x".repeat(2000)}`, "--data-dir", src], env);
-  const file = join(home.path, "b.zdb");
-  await runJson(["backup", "--out", file, "--data-dir", src], env);
+  const full = join(home.path, "b.zdb");
+  await runJson(["backup", "--out", full, "--data-dir", src], env);
+  for (let i = 30; i < 40; i++) await runJson(["append", "--session", `s${i % 3}`, `entry ${i} ${"x".repeat(2000)}`, "--data-dir", src], env);
+  await runJson(["forget", "--session", "s0", "--data-dir", src], env);
+  const inc = join(home.path, "i.zdb");
+  await runJson(["backup", "--since", full, "--out", inc, "--data-dir", src], env);
   const want = await records(src, env);
   const dst = join(home.path, "dst");
   const temps = () => readdirSync(home.path).filter((n) => n.startsWith(".dst.restore-"));
   for (let round = 0; round < 10; round++) {
-    const p = Bun.spawn([ZERODB, "restore", file, "--data-dir", dst], {
+    const p = Bun.spawn([ZERODB, "restore", full, inc, "--data-dir", dst], {
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, ZERODB_HOME: join(home.path, "zerodb") },
       stdout: "ignore",
       stderr: "ignore",
@@ -71,7 +68,7 @@ test("a restore killed with SIGKILL at random points leaves nothing at the targe
     expect(temps().length).toBeLessThanOrEqual(1);
   }
   // The next restore removes what killed ones left, then succeeds.
-  await runJson(["restore", file, "--data-dir", dst], env);
+  await runJson(["restore", full, inc, "--data-dir", dst], env);
   expect(temps()).toEqual([]);
   expect(await records(dst, env)).toEqual(want);
 }, 60_000);

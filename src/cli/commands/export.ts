@@ -25,12 +25,12 @@ export default zcommand({
     if (!Number.isSafeInteger(after) || after < 0) throw invalid("after", "must be a whole number (an LSN)");
     if (args.out !== undefined) checkNewFile(resolve(String(args.out)), "export");
     return withStore(args, async (store) => {
-      const all = store.exportTape(args.tenant !== undefined ? { tenant: String(args.tenant) } : {});
+      // The engine reads from after the LSN on (a range of the tape's key), not every earlier row.
+      const all = store.exportTape({ ...(args.tenant !== undefined ? { tenant: String(args.tenant) } : {}), after });
       // Object bytes are not in an export (it stays plain JSONL text): `zerodb backup` carries them.
       let objectRefs = 0;
       const records = async function* () {
         for await (const r of all) {
-          if (r.lsn <= after) continue;
           if (r.kind === "object" && !("forgotten_by" in r)) objectRefs++;
           yield r;
         }

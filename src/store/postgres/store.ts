@@ -146,7 +146,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       if (closed) throw new ZeroDbError("unavailable", "the store is closed");
       if (o.tenant !== undefined) checkTenant(o.tenant);
       try {
-        yield* exportRows(sql, o.tenant);
+        yield* exportRows(sql, o.tenant, o.after);
       } catch (err) {
         throw fromPgError(err);
       }

@@ -22,11 +22,12 @@ const PAGE = 1000;
  * on a reserved connection: a forget committing meanwhile cannot leave the
  * export holding a record live and a forget that claims to have hidden it.
  */
-export async function* exportRows(sql: Q, tenant?: string): AsyncGenerator<TapeRecord> {
+export async function* exportRows(sql: Q, tenant?: string, from = 0): AsyncGenerator<TapeRecord> {
   const conn = await sql.reserve();
   try {
     await conn`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`;
-    let after = 0;
+    // Pages by LSN from `from` (export --after): a range of the primary key, never the rows before it.
+    let after = from;
     for (;;) {
       const rows = tenant
         ? await conn`SELECT * FROM tape WHERE tenant = ${tenant} AND lsn > ${after} ORDER BY lsn LIMIT ${PAGE}`

@@ -1,49 +1,51 @@
 /**
- * The backup file format (issue 20, DESIGN.md 15), version 1. A stream of
+ * The backup file format (issue 20, DESIGN.md 15), version 2. A stream of
  * lines and raw byte frames, so object bytes travel unencoded:
  *
- *   ZERODB-BACKUP 1 {"store_id":…,"tenant":…|null,"last_lsn":N,"created":ISO}\n
- *   R <sum> <record JSON>\n                 one per tape record, in LSN order
+ *   ZERODB-BACKUP 2 {"store_id":…,"tenant":…|null,"after":A,"last_lsn":N,"lineage":[[id,lsn],…],"created":ISO}\n
+ *   R <sum> <record JSON>\n                 one per tape record after A, in LSN order
+ *   T <sum> <token JSON>\n                  one per HTTP token: its digest, never the secret
+ *   C <sum> <cursor JSON>\n                 one per capture cursor
  *   O sha256:<hex> <size>\n<size raw bytes>\n   one per object the records reference
- *   END {"records":n,"objects":m,"sha256":<hex>}\n
+ *   END {"records":n,"tokens":t,"cursors":c,"objects":m,"sha256":<hex>}\n
  *
- * `<sum>` is the first 16 bytes (hex) of SHA-256 over the record JSON's exact
- * bytes; an object's digest is its content address; the trailer's sha256
- * covers every byte before the END line, and the file ends right after it, so
- * a truncated, extended or edited file is refused.
+ * A full backup has `after` 0; an increment holds only the records after
+ * its `after` and the objects they reference, and is restored on top of the
+ * backups it continues. Tokens and cursors are state, not history: every
+ * file holds all of them as of its snapshot. `<sum>` is the first 16 bytes
+ * (hex) of SHA-256 over the line's JSON's exact bytes; an object's digest is
+ * its content address; the trailer's sha256 covers every byte before the END
+ * line, and the file ends right after it, so a truncated, extended or edited
+ * file is refused. Version 1 (no `after`, `lineage`, tokens or cursors) is
+ * still read.
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { ZeroDbError } from "../../errors.ts";
+import { BackupHeader } from "../../schema/backup.ts";
 import { sha256Hex } from "../../util/hash.ts";
 
-/** The format's magic word and version, the first line's start. */
+/** The format's magic word, the first line's start. */
 export const BACKUP_MAGIC = "ZERODB-BACKUP";
-/** The version this build writes and reads. */
-export const BACKUP_VERSION = 1;
+/** The version this build writes. */
+export const BACKUP_VERSION = 2;
+/** The versions this build reads. */
+const READS = [1, 2];
 
-/** The first line's JSON. */
-export interface BackupHeader {
-  store_id: string;
-  tenant: string | null;
-  last_lsn: number;
-  created: string;
-}
-
-/** The trailer's JSON. */
-export interface BackupTrailer {
-  records: number;
-  objects: number;
-  sha256: string;
-}
-
-/** A record line's checksum: 16 bytes of SHA-256 over the JSON, as hex. */
+/** A line's checksum (records, tokens, cursors): 16 bytes of SHA-256 over the JSON, as hex. */
 export function recordSum(json: string): string {
   return sha256Hex(json).slice(0, 32);
 }
 
 /** A damaged-backup error naming what failed. */
 export function damaged(what: string): ZeroDbError {
-  return new ZeroDbError("corrupt", `the backup is damaged or truncated: ${what}; nothing was restored`);
+  return new ZeroDbError("corrupt", `the backup is damaged or truncated: ${what}`);
+}
+
+/** An error about a backup's contents, naming the file it is in (and what became of the work, `then`). */
+export function inFile(err: unknown, file: string, then?: string): unknown {
+  if (!(err instanceof ZeroDbError) || !["corrupt", "invalid_input", "conflict"].includes(err.code)) return err;
+  const named = err.message.startsWith(`${file}: `) ? err.message : `${file}: ${err.message}`;
+  return new ZeroDbError(err.code, then ? `${named}; ${then}` : named, { field: err.field, cause: err });
 }
 
 /**
@@ -118,4 +120,47 @@ export function openBackupReader(path: string): BackupReader {
     atEnd: () => buf.length === 0 && !fill(),
     close: () => closeSync(fd),
   };
+}
+
+/** Reads and checks the header line of an open backup. */
+export function readHeader(reader: BackupReader): BackupHeader {
+  const first = reader.line();
+  const prefix = `${BACKUP_MAGIC} `;
+  if (first === undefined || !first.startsWith(prefix))
+    throw new ZeroDbError("invalid_input", "not a zerodb backup (no ZERODB-BACKUP header)", { field: "file" });
+  const [version, ...rest] = first.slice(prefix.length).split(" ");
+  if (!READS.includes(Number(version))) {
+    throw new ZeroDbError("invalid_input", `backup format version ${version}; this zerodb reads versions ${READS.join(" and ")}`, { field: "file" });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(rest.join(" "));
+  } catch {
+    throw damaged("the header line");
+  }
+  const h = BackupHeader.safeParse(json);
+  if (!h.success || h.data.after > h.data.last_lsn) throw damaged("the header line");
+  return h.data;
+}
+
+/** Opens a backup file, a missing or unreadable one being one clear error naming it. */
+export function openBackup(file: string, field = "file"): BackupReader {
+  try {
+    return openBackupReader(file);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw new ZeroDbError(code === "ENOENT" ? "not_found" : "invalid_input", `cannot read ${file} (${code ?? "error"})`, { field });
+  }
+}
+
+/** The header of a backup file alone (backup --since). */
+export function headerOf(file: string, field = "file"): BackupHeader {
+  const reader = openBackup(file, field);
+  try {
+    return readHeader(reader);
+  } catch (err) {
+    throw inFile(err, file);
+  } finally {
+    reader.close();
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * `zerodb backup`: one file holding a consistent snapshot of a live store
- * (issue 20, DESIGN.md 15), in the format of backup-format.ts. The tape is
+ * (issue 20, DESIGN.md 15), in the format of backup-format.ts: all of it,
+ * or an increment of what came after an earlier backup. The tape is
  * read inside one read transaction, so every row comes from the same WAL
  * snapshot while other processes keep committing
  * (https://sqlite.org/wal.html#concurrency: a reader sees the database as of
@@ -10,23 +11,67 @@
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { ZeroDbError } from "../../errors.ts";
+import { ZeroDbError, invalid } from "../../errors.ts";
 import type { BlobStore } from "../../objects/types.ts";
-import { BACKUP_MAGIC, BACKUP_VERSION, type BackupHeader, recordSum } from "./backup-format.ts";
+import type { BackupHeader, CursorRecord, TokenRecord } from "../../schema/backup.ts";
+import { BACKUP_MAGIC, BACKUP_VERSION, headerOf, recordSum } from "./backup-format.ts";
 import { storeIdOf } from "./identity.ts";
+import { lineageOf, sameHistory } from "./lineage.ts";
 import { exportRows } from "./transfer.ts";
 
 import type { BackupCounts } from "../types.ts";
 
 const CHUNK = 1 << 20;
 
+/** What a backup holds: every tenant or one; everything, or the records after an LSN. */
+export interface BackupScope {
+  tenant?: string;
+  after?: number;
+  /** A backup this one continues: after its last LSN, for its tenant. */
+  since?: string;
+}
+
 /**
- * The backup's bytes, chunk by chunk, read from one snapshot. `counts` is
- * filled in as it goes and is complete once the generator returns. A blob
- * missing or whose bytes no longer hash to its digest stops the backup with
- * an error naming it: a backup never leaves an object out silently.
+ * The tenant and LSN an increment starts from. `since` must be a backup of
+ * this store (its id), of this copy's history (its lineage) and not ahead
+ * of it; checked before anything is written.
  */
-export function* backupChunks(db: Database, blobs: BlobStore, opts: { tenant?: string; counts: BackupCounts }): Generator<Uint8Array> {
+export function backupStart(db: Database, scope: BackupScope): { tenant?: string; after: number } {
+  if (scope.since === undefined) return { tenant: scope.tenant, after: scope.after ?? 0 };
+  if (scope.after !== undefined) throw invalid("since", "give --after or --since, not both");
+  const h = headerOf(scope.since, "since");
+  const name = scope.since;
+  if (h.store_id !== storeIdOf(db)) {
+    throw new ZeroDbError("conflict", `since: ${name} is a backup of another store (store ${h.store_id}), not of this one (store ${storeIdOf(db)})`, {
+      field: "since",
+    });
+  }
+  if (scope.tenant !== undefined && scope.tenant !== h.tenant) {
+    throw new ZeroDbError("conflict", `since: ${name} backs up ${h.tenant === null ? "every tenant" : `tenant ${h.tenant}`}, not tenant ${scope.tenant}`, {
+      field: "since",
+    });
+  }
+  const last = (db.query("SELECT coalesce(max(lsn), 0) AS n FROM tape").get() as { n: number }).n;
+  if (h.last_lsn > last) throw new ZeroDbError("conflict", `since: ${name} ends at lsn ${h.last_lsn}, past this store's last lsn ${last}`, { field: "since" });
+  if (h.lineage && !sameHistory(h.lineage, lineageOf(db), h.last_lsn)) {
+    throw new ZeroDbError(
+      "conflict",
+      `since: ${name} was taken from another copy of this store (one restored from the same backup and written to since): an increment of this copy would not continue it`,
+      { field: "since" },
+    );
+  }
+  return { tenant: h.tenant ?? undefined, after: h.last_lsn };
+}
+
+/**
+ * The backup's bytes, chunk by chunk, read from one snapshot: a full
+ * backup (`after` 0) or an increment of the records after `after` with the
+ * objects they reference. `counts` is filled in as it goes and is complete
+ * once the generator returns. A blob missing or whose bytes no longer hash
+ * to its digest stops the backup with an error naming it: a backup never
+ * leaves an object out silently.
+ */
+export function* backupChunks(db: Database, blobs: BlobStore, opts: { tenant?: string; after?: number; counts: BackupCounts }): Generator<Uint8Array> {
   const hasher = new Bun.CryptoHasher("sha256");
   const out = (chunk: string | Uint8Array): Uint8Array => {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
@@ -34,31 +79,55 @@ export function* backupChunks(db: Database, blobs: BlobStore, opts: { tenant?: s
     return bytes;
   };
   const { tenant, counts } = opts;
+  const after = opts.after ?? 0;
   // A deferred transaction: its first SELECT fixes the snapshot; writers in other processes are not blocked (WAL).
   db.run("BEGIN");
   try {
-    const where = tenant !== undefined ? "WHERE tenant = ?" : "";
+    const byTenant = tenant !== undefined ? "AND tenant = ?" : "";
     const params = tenant !== undefined ? [tenant] : [];
-    const last = (db.query(`SELECT max(lsn) AS n FROM tape ${where}`).get(...params) as { n: number | null }).n ?? 0;
-    const header: BackupHeader = { store_id: storeIdOf(db), tenant: tenant ?? null, last_lsn: last, created: new Date().toISOString() };
+    // The store's last LSN, whatever the tenant: an increment --since this file starts there, and no
+    // record of the tenant lies between its own last one and this (LSNs are handed out in commit order).
+    const last = (db.query("SELECT coalesce(max(lsn), 0) AS n FROM tape").get() as { n: number }).n;
+    if (after > last) throw invalid("after", `this store's last lsn is ${last}: an increment after ${after} would hold nothing it could continue`);
+    const header: BackupHeader = {
+      store_id: storeIdOf(db),
+      tenant: tenant ?? null,
+      after,
+      last_lsn: last,
+      lineage: lineageOf(db),
+      created: new Date().toISOString(),
+    };
     yield out(`${BACKUP_MAGIC} ${BACKUP_VERSION} ${JSON.stringify(header)}\n`);
-    counts.last_lsn = last;
+    Object.assign(counts, { after, last_lsn: last });
     let buf = "";
-    for (const rec of exportRows(db, tenant)) {
-      const json = JSON.stringify(rec);
-      buf += `R ${recordSum(json)} ${json}\n`;
-      counts.records++;
+    const line = function* (kind: string, value: unknown) {
+      const json = JSON.stringify(value);
+      buf += `${kind} ${recordSum(json)} ${json}\n`;
       if (buf.length > CHUNK) {
         yield out(buf);
         buf = "";
       }
+    };
+    for (const rec of exportRows(db, { tenant, after })) {
+      yield* line("R", rec);
+      counts.records++;
+    }
+    // Tokens and cursors are state beside the tape: every file holds all of them, as of the snapshot.
+    for (const t of db.query(`SELECT digest, id, tenant, created, revoked FROM tokens WHERE 1 ${byTenant} ORDER BY created, id`).iterate(...params)) {
+      const row = t as Omit<TokenRecord, "digest"> & { digest: Uint8Array };
+      yield* line("T", { ...row, digest: Buffer.from(row.digest).toString("hex") } satisfies TokenRecord);
+      counts.tokens++;
+    }
+    const cursors = `SELECT tenant, source, session, path, offset, position, chunk, updated FROM capture_cursors WHERE 1 ${byTenant} ORDER BY tenant, source`;
+    for (const c of db.query(cursors).iterate(...params)) {
+      yield* line("C", c as CursorRecord);
+      counts.cursors++;
     }
     if (buf) yield out(buf);
+    // Every object a live record of this file references, even one an earlier file holds: simple and always enough.
     const digests = db
-      .query(
-        `SELECT DISTINCT subject FROM tape WHERE kind = 'object' AND forgotten_by IS NULL ${tenant !== undefined ? "AND tenant = ?" : ""} ORDER BY subject`,
-      )
-      .all(...params) as { subject: string }[];
+      .query(`SELECT DISTINCT subject FROM tape WHERE lsn > ? AND kind = 'object' AND forgotten_by IS NULL ${byTenant} ORDER BY subject`)
+      .all(after, ...params) as { subject: string }[];
     for (const { subject } of digests) {
       yield* objectFrame(blobs, subject, out);
       counts.objects++;
@@ -66,7 +135,7 @@ export function* backupChunks(db: Database, blobs: BlobStore, opts: { tenant?: s
   } finally {
     db.run("COMMIT");
   }
-  const trailer = { records: counts.records, objects: counts.objects, sha256: hasher.digest("hex") };
+  const trailer = { records: counts.records, tokens: counts.tokens, cursors: counts.cursors, objects: counts.objects, sha256: hasher.digest("hex") };
   yield Buffer.from(`END ${JSON.stringify(trailer)}\n`, "utf8");
 }
 

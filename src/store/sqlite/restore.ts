@@ -1,29 +1,28 @@
 /**
- * `zerodb restore`: rebuilds a store from a backup file (issue 20, DESIGN.md
- * 15) into a temp dir beside the target, verifying every record line's
- * checksum, every object's digest and the trailer's digest of the whole file,
- * and only then renames the temp dir to the target. A damaged or truncated
- * backup is refused naming the record or object; a failure (or kill -9)
- * never leaves a half-restored store at the target.
+ * `zerodb restore`: rebuilds a store from a full backup and the increments
+ * that continue it (issue 20, DESIGN.md 15) into a temp dir beside the
+ * target. Every header is checked first (one store, one tenant selection, no
+ * gap, one copy's history); then each file's record checksums, object
+ * digests and trailer (restore-file.ts); then every live object ref having
+ * its bytes and every restored record read back against its checksum. Only
+ * then is the temp dir renamed to the target. A damaged, truncated or
+ * misplaced file is refused naming it; a failure (or kill -9) never leaves a
+ * half-restored store at the target.
  */
 import type { Database } from "bun:sqlite";
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { ZeroDbError } from "../../errors.ts";
 import { createFsBlobStore } from "../../objects/fs-store.ts";
-import { fsyncDir } from "../../util/atomic.ts";
-import {
-  BACKUP_MAGIC,
-  BACKUP_VERSION,
-  type BackupHeader,
-  type BackupReader,
-  type BackupTrailer,
-  damaged,
-  openBackupReader,
-  recordSum,
-} from "./backup-format.ts";
+import type { BlobStore } from "../../objects/types.ts";
+import type { BackupHeader, Lineage } from "../../schema/backup.ts";
+import { fsyncDir, writeFileAtomic } from "../../util/atomic.ts";
+import { damaged, headerOf, inFile, openBackup, readHeader } from "./backup-format.ts";
+import { checkpoint } from "./forget.ts";
+import { ID_FILE } from "./identity.ts";
+import { forkAt, sameHistory, saveLineage } from "./lineage.ts";
 import { openDatabase } from "./open.ts";
-import { importRecords } from "./transfer.ts";
+import { restoreFile } from "./restore-file.ts";
 import { damagedRows } from "./verify.ts";
 
 import type { RestoreResult } from "../open.ts";
@@ -52,28 +51,46 @@ export function checkRestoreTarget(target: string): void {
   }
 }
 
-/** Restores the backup `file` into `dataDir`, which must be empty or not exist. */
-export async function restoreBackup(file: string, dataDir: string): Promise<RestoreResult> {
+/**
+ * Restores `files` (a full backup, then the increments that continue it, in
+ * order) into `dataDir`, which must be empty or not exist.
+ */
+export async function restoreBackup(files: string[], dataDir: string): Promise<RestoreResult> {
   const target = resolve(dataDir);
   checkRestoreTarget(target);
   if (!isDir(dirname(target))) throw new ZeroDbError("invalid_input", `data_dir: the directory ${dirname(target)} does not exist`, { field: "data_dir" });
-  if (isDir(file)) throw new ZeroDbError("invalid_input", `file: ${file} is a directory, not a backup`, { field: "file" });
-  let reader: BackupReader;
-  try {
-    reader = openBackupReader(file);
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    throw new ZeroDbError(code === "ENOENT" ? "not_found" : "invalid_input", `cannot read ${file} (${code ?? "error"})`, { field: "file" });
+  if (files.length === 0) throw new ZeroDbError("invalid_input", "file: give the backup to restore", { field: "file" });
+  for (const file of files) {
+    if (isDir(file)) throw new ZeroDbError("invalid_input", `file: ${file} is a directory, not a backup`, { field: "file" });
   }
+  // Every header before anything is written: a chain that cannot hold together is refused at once.
+  const headers = files.map((file) => headerOf(file));
+  checkChain(files, headers);
   removeDeadTemps(target);
   const rand = Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex");
   const temp = join(dirname(target), `.${basename(target)}.restore-${process.pid}-${rand}`);
   let db: Database | undefined;
   try {
-    const header = readHeader(reader);
     mkdirSync(temp, { mode: 0o700 });
+    // An equal store keeps its source's id (README: a restored copy and its source), so its
+    // records' checksums are the source's and its backups continue the source's chain.
+    writeFileAtomic(join(temp, ID_FILE), `${headers[0]!.store_id}\n`, { mode: 0o600, exclusive: true });
     db = openDatabase(temp);
-    const result = await rebuild(db, reader, temp);
+    const blobs = createFsBlobStore(join(temp, "objects"));
+    for (const [i, file] of files.entries()) {
+      const reader = openBackup(file);
+      try {
+        // The header again, from this read: the trailer's digest covers it, so it is the one checked above or the file changed.
+        if (JSON.stringify(readHeader(reader)) !== JSON.stringify(headers[i])) throw damaged("the file changed while the restore read it");
+        await restoreFile(db, reader, blobs);
+      } catch (err) {
+        throw inFile(err, file, "nothing was restored");
+      } finally {
+        reader.close();
+      }
+    }
+    const last = headers[headers.length - 1]!;
+    const counts = finish(db, blobs, last);
     db.close();
     db = undefined;
     try {
@@ -85,120 +102,97 @@ export async function restoreBackup(file: string, dataDir: string): Promise<Rest
       throw err;
     }
     fsyncDir(dirname(target));
-    return { ...result, last_lsn: header.last_lsn, data_dir: target, from_store: header.store_id, tenant: header.tenant };
+    return { ...counts, last_lsn: last.last_lsn, files: files.length, data_dir: target, store_id: last.store_id, tenant: last.tenant };
   } catch (err) {
     db?.close();
     rmSync(temp, { recursive: true, force: true });
     throw err;
-  } finally {
-    reader.close();
   }
 }
 
-function readHeader(reader: BackupReader): BackupHeader {
-  const first = reader.line();
-  const prefix = `${BACKUP_MAGIC} `;
-  if (first === undefined || !first.startsWith(prefix))
-    throw new ZeroDbError("invalid_input", "file: not a zerodb backup (no ZERODB-BACKUP header)", { field: "file" });
-  const [version, ...rest] = first.slice(prefix.length).split(" ");
-  if (Number(version) !== BACKUP_VERSION) {
-    throw new ZeroDbError("invalid_input", `file: backup format version ${version}; this zerodb reads version ${BACKUP_VERSION}`, { field: "file" });
+/**
+ * The files make one chain: a full backup first, then increments of the same
+ * store and tenant selection, each starting at or before where the files
+ * before it end (a gap would lose records), none older than those, and each
+ * of the same copy's history up to where it starts.
+ */
+function checkChain(files: string[], headers: BackupHeader[]): void {
+  const first = headers[0]!;
+  if (first.after !== 0) {
+    throw new ZeroDbError(
+      "invalid_input",
+      `${files[0]}: an increment (the records after lsn ${first.after}): restore starts from a full backup, then the increments that follow it, in order`,
+      { field: "file" },
+    );
   }
-  try {
-    const h = JSON.parse(rest.join(" ")) as BackupHeader;
-    if (typeof h.store_id !== "string" || typeof h.last_lsn !== "number") throw new Error("fields");
-    return h;
-  } catch {
-    throw damaged("the header line");
+  const selection = (t: string | null) => (t === null ? "every tenant" : `tenant ${t}`);
+  for (let i = 1; i < files.length; i++) {
+    const [h, prev, file] = [headers[i]!, headers[i - 1]!, files[i]!];
+    const refuse = (why: string) => new ZeroDbError("conflict", `${file}: ${why}; nothing was restored`, { field: "file" });
+    if (h.store_id !== first.store_id)
+      throw refuse(`a backup of another store (store ${h.store_id}), not of the store ${files[0]} backs up (store ${first.store_id})`);
+    if (h.tenant !== first.tenant) throw refuse(`backs up ${selection(h.tenant)}, the files before it ${selection(first.tenant)}`);
+    if (h.after === 0) throw refuse("a full backup, not an increment: restore takes one full backup, then its increments");
+    if (h.after > prev.last_lsn) {
+      throw refuse(
+        `holds the records after lsn ${h.after}, but the files before it end at lsn ${prev.last_lsn}: the records in between are missing (an increment left out, or the files out of order)`,
+      );
+    }
+    if (h.last_lsn < prev.last_lsn) throw refuse(`ends at lsn ${h.last_lsn}, before the files before it (lsn ${prev.last_lsn}): the files are out of order`);
+    if (!sameHistory(lineage(prev), lineage(h), h.after)) {
+      throw refuse(
+        `taken from another copy of this store (one restored from the same backup and written to since): its records after lsn ${h.after} do not continue these files`,
+      );
+    }
   }
 }
 
-/** Records, then objects, then the trailer; every check before the caller renames. */
-async function rebuild(db: Database, reader: BackupReader, temp: string): Promise<{ records: number; objects: number }> {
-  let pending: string | undefined;
-  let line = 1;
-  let records = 0;
-  function* recordLines(): Generator<unknown> {
-    for (let l = reader.line(); l !== undefined; l = reader.line()) {
-      line++;
-      if (!l.startsWith("R ")) {
-        pending = l;
-        return;
-      }
-      const sum = l.slice(2, 34);
-      const json = l.slice(35);
-      if (recordSum(json) !== sum) throw damaged(`${recordName(json, line)} fails its checksum`);
-      records++;
-      yield JSON.parse(json);
-    }
-  }
-  const wrap = async function* () {
-    yield* recordLines();
-  };
-  await importRecords(db, wrap());
-  const blobs = createFsBlobStore(join(temp, "objects"));
-  const seen = new Set<string>();
-  while (pending?.startsWith("O ")) {
-    const m = /^O (sha256:[0-9a-f]{64}) (\d{1,16})$/.exec(pending);
-    if (!m) throw damaged(`line ${line}: a malformed object frame`);
-    const digest = m[1]!;
-    const size = Number(m[2]);
-    if (seen.has(digest)) throw damaged(`object ${digest} appears twice`);
-    seen.add(digest);
-    const bytes = async function* () {
-      yield* reader.bytes(size, `object ${digest}`);
-    };
-    const staged = await blobs.stage(bytes(), { maxBytes: Number.MAX_SAFE_INTEGER });
-    try {
-      if (staged.digest !== digest) throw damaged(`object ${digest}: its bytes hash to ${staged.digest}`);
-      const [nl] = [...reader.bytes(1, `object ${digest}`)];
-      if (nl?.[0] !== 10) throw damaged(`object ${digest}: its frame does not end where its size says`);
-      staged.place();
-      db.query("INSERT INTO objects (digest, size, created) VALUES (?, ?, ?) ON CONFLICT (digest) DO NOTHING").run(digest, size, Date.now());
-    } finally {
-      staged.discard();
-    }
-    pending = reader.line();
-    line++;
-  }
-  const trailer = readTrailer(pending, line);
-  const whole = reader.digestBeforeTrailer();
-  if (!reader.atEnd()) throw damaged("bytes follow the END trailer");
-  if (trailer.records !== records || trailer.objects !== seen.size) {
-    throw damaged(`the trailer counts ${trailer.records} records and ${trailer.objects} objects, the file holds ${records} and ${seen.size}`);
-  }
-  if (trailer.sha256 !== whole) throw damaged("the file's digest does not match its trailer (bytes were changed)");
+/** A header's lineage; format 1 files have none: the store was never restored, as far as they know. */
+function lineage(h: BackupHeader): Lineage {
+  return h.lineage ?? [[h.store_id, 1]];
+}
+
+/**
+ * The checks and bookkeeping after the last file: every live object ref has
+ * its bytes; bytes no live ref names (an increment forgot them) are deleted,
+ * as the source deleted them (I9); the store continues after the last
+ * snapshot's LSN, as a new fork of its lineage; every record reads back
+ * against its checksum.
+ */
+function finish(db: Database, blobs: BlobStore, last: BackupHeader): { records: number; tokens: number; cursors: number; objects: number } {
   const missing = db
     .query(
       "SELECT DISTINCT subject FROM tape t WHERE kind = 'object' AND forgotten_by IS NULL AND NOT EXISTS (SELECT 1 FROM objects o WHERE o.digest = t.subject) LIMIT 1",
     )
     .get() as { subject: string } | null;
   if (missing) throw damaged(`object ${missing.subject} is referenced but its bytes are not in the backup`);
-  // The restored rows carry checksums under the new store's id: read every one back.
+  db.transaction(() => {
+    const unused = db
+      .query("SELECT digest FROM objects o WHERE NOT EXISTS (SELECT 1 FROM tape t WHERE t.kind = 'object' AND t.subject = o.digest AND t.forgotten_by IS NULL)")
+      .all() as { digest: string }[];
+    for (const { digest } of unused) {
+      blobs.delete(digest);
+      db.query("DELETE FROM objects WHERE digest = ?").run(digest);
+    }
+    db.run("DELETE FROM object_gc");
+    // A tenant's backup ends before the store's last LSN: the copy's own writes come after it, never in between.
+    if (db.query("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'tape'").run(last.last_lsn).changes === 0 && last.last_lsn > 0) {
+      db.query("INSERT INTO sqlite_sequence (name, seq) VALUES ('tape', ?)").run(last.last_lsn);
+    }
+    saveLineage(db, forkAt(lineage(last), last.last_lsn));
+  })();
+  // The restored rows carry checksums under the store's id: read every one back.
   const bad = damagedRows(db, 1);
   if (bad.length > 0) throw new ZeroDbError("corrupt", `record ${bad[0]} failed its checksum after the restore wrote it; nothing was restored`);
-  return { records, objects: seen.size };
-}
-
-function readTrailer(pending: string | undefined, line: number): BackupTrailer {
-  if (pending === undefined) throw damaged("the file ends before its END trailer (truncated)");
-  if (!pending.startsWith("END ")) throw damaged(`line ${line}: unexpected ${JSON.stringify(pending.slice(0, 40))}`);
-  try {
-    const t = JSON.parse(pending.slice(4)) as BackupTrailer;
-    if (typeof t.records !== "number" || typeof t.objects !== "number" || typeof t.sha256 !== "string") throw new Error("fields");
-    return t;
-  } catch {
-    throw damaged("the END trailer is malformed (truncated?)");
-  }
-}
-
-/** A record's name for an error: its LSN when the JSON still parses, else its line. */
-function recordName(json: string, line: number): string {
-  try {
-    const lsn = (JSON.parse(json) as { lsn?: unknown }).lsn;
-    if (typeof lsn === "number") return `record lsn ${lsn} (line ${line})`;
-  } catch {}
-  return `the record on line ${line}`;
+  // Records an increment's forget purged leave the WAL too (I9).
+  checkpoint(db);
+  const count = (sql: string) => (db.query(sql).get() as { n: number }).n;
+  return {
+    records: count("SELECT count(*) AS n FROM tape"),
+    tokens: count("SELECT count(*) AS n FROM tokens"),
+    cursors: count("SELECT count(*) AS n FROM capture_cursors"),
+    objects: count("SELECT count(*) AS n FROM objects"),
+  };
 }
 
 /** Removes temp dirs that restores into `target` left when they were killed (their process no longer runs). */

@@ -1,6 +1,6 @@
 /** The SQLite engine behind the Store and Memory interfaces. */
 import type { Database } from "bun:sqlite";
-import { ZeroDbError, toZeroDbError } from "../../errors.ts";
+import { ZeroDbError, invalid, toZeroDbError } from "../../errors.ts";
 import { checkTenant } from "../../schema/common.ts";
 import * as In from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
@@ -11,7 +11,7 @@ import { activity } from "./activity.ts";
 import { factGet, factHistory, factList, factSet } from "./facts.ts";
 import { checkpoint, finishPendingPurge, forget } from "./forget.ts";
 import { linkAdd, linkList } from "./links.ts";
-import { backupChunks } from "./backup.ts";
+import { backupChunks, backupStart } from "./backup.ts";
 import { openObjects, type ObjectsOptions } from "./objects.ts";
 import type { MigrateOptions } from "./migrate.ts";
 import { openDatabase } from "./open.ts";
@@ -119,15 +119,19 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     // Counting shadows the handle's methods in place, so it is done once and shared.
     trace: () => (trace ??= traceDatabase(db)),
     backup: (opts) => {
+      if (closed) throw new ZeroDbError("unavailable", "the store is closed");
       if (opts.tenant !== undefined) checkTenant(opts.tenant);
-      const counts = { records: 0, objects: 0, last_lsn: 0 };
-      return { chunks: backupChunks(db, objects.blobs, { ...opts, counts }), counts };
+      // An increment's start, checked before the first chunk: a bad --since writes no file.
+      const start = backupStart(db, opts);
+      const counts = { records: 0, tokens: 0, cursors: 0, objects: 0, after: start.after, last_lsn: 0 };
+      return { chunks: backupChunks(db, objects.blobs, { ...start, counts }), counts };
     },
     hook: (h) => void hooks.push(h),
     async *exportTape(opts = {}) {
       if (opts.tenant !== undefined) checkTenant(opts.tenant);
+      if (opts.after !== undefined && !(Number.isSafeInteger(opts.after) && opts.after >= 0)) throw invalid("after", "must be a whole number (an LSN)");
       try {
-        yield* exportRows(db, opts.tenant);
+        yield* exportRows(db, opts);
       } catch (err) {
         throw toZeroDbError(err);
       }

@@ -27,12 +27,16 @@ export interface Row {
   forgotten_by: number | null;
 }
 
-/** Every tape row in LSN order, as records. One statement: one snapshot. */
-export function* exportRows(db: Database, tenant?: string): Generator<TapeRecord> {
+/**
+ * Every tape row in LSN order (of one tenant, after an LSN), as records. One
+ * statement: one snapshot; `lsn > ?` is a range of the primary key, so an
+ * increment reads only its own rows.
+ */
+export function* exportRows(db: Database, opts: { tenant?: string; after?: number } = {}): Generator<TapeRecord> {
   const sql = `SELECT lsn, tenant, kind, ts, subject, idem_key, idem_digest, op_hash, text, data, checksum, forgotten_by FROM tape
-               ${tenant ? "WHERE tenant = ?" : ""} ORDER BY lsn`;
-  const stmt = db.query(sql);
-  for (const row of (tenant ? stmt.iterate(tenant) : stmt.iterate()) as IterableIterator<Row>) yield toRecord(db, row);
+               WHERE lsn > ? ${opts.tenant !== undefined ? "AND tenant = ?" : ""} ORDER BY lsn`;
+  const params = opts.tenant !== undefined ? [opts.after ?? 0, opts.tenant] : [opts.after ?? 0];
+  for (const row of db.query(sql).iterate(...params) as IterableIterator<Row>) yield toRecord(db, row);
 }
 
 /** A tape row as an export record (a forgotten row keeps only what reserves its key). */
