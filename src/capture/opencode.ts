@@ -156,7 +156,8 @@ export function sessionAddress(dbPath: string, sessionId: string): string {
 
 /** The database and session id of an address, or undefined when it is not one. */
 export function parseAddress(address: string): { db: string; session: string } | undefined {
-  const m = /^(.*\.db)#((?:ses)_[A-Za-z0-9]{1,100})$/.exec(address);
+  // An empty session id stands for a database whose sessions could not be listed (sync then says so).
+  const m = /^(.*\.db)#((?:ses_[A-Za-z0-9]{1,100})?)$/.exec(address);
   return m ? { db: m[1]!, session: m[2]! } : undefined;
 }
 
@@ -341,14 +342,15 @@ export function addressedSession(address: { db: string; session: string }): { ro
   });
 }
 
-/** Every session of every opencode database, as `<database>#<session id>`, parents before their subagents. */
+/** Every session of every opencode database, as `<database>#<session id>`, parents before their subagents (`<database>#` for one that cannot be read now). */
 export function findSessions(env: Record<string, string | undefined>, userHome: string): string[] {
   const out: string[] = [];
   for (const path of findDatabases(env, userHome)) {
     try {
       for (const s of withDatabase(path, listSessions)) out.push(sessionAddress(path, s.id));
     } catch {
-      // Not an opencode database (or busy right now): capture status shows nothing of it this time.
+      // Busy right now, or not opencode's: `capture sync` warns of it and reads it on a later run.
+      out.push(sessionAddress(path, ""));
     }
   }
   return out;

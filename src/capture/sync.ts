@@ -11,7 +11,7 @@ import { SYNC_BATCH_ENTRIES, RUN_MAX_BYTES } from "./limits.ts";
 import { codexSource, rolloutId } from "./codex.ts";
 import { chatCwd, chatPlace, chatSessionId, geminiSource } from "./gemini.ts";
 import { countLines, isJsonChat, isZstd, openLines, transcriptSize } from "./lines.ts";
-import { addressedSession, opencodeSource, parseAddress, recordCounts } from "./opencode.ts";
+import { addressedSession, listSessions, opencodeSource, parseAddress, recordCounts, withDatabase } from "./opencode.ts";
 import { type RunResult, captureSources } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
 import { type Format, type Source, harnessSessionId, mainSource, subagentSources } from "./sources.ts";
@@ -27,18 +27,33 @@ export function findTranscripts(projectsDir: string): string[] {
   return out;
 }
 
-/** A transcript's harness, harness session id (undefined while a Gemini chat has no first line), sources, and a way to find its working directory. */
-export function transcriptSources(path: string): { format: Format; harnessId?: string; sources: Source[]; cwd: () => string | undefined } {
+/**
+ * A transcript's harness, harness session id (undefined while a Gemini chat has no first line), sources, a way to
+ * find its working directory, and for an opencode session that cannot be read now, why.
+ */
+export function transcriptSources(path: string): { format: Format; harnessId?: string; sources: Source[]; cwd: () => string | undefined; problem?: string } {
   const address = parseAddress(path);
   if (address !== undefined) {
     // An opencode session `<database>#<session id>`: a subagent's session goes where its root session goes.
     let found: ReturnType<typeof addressedSession>;
     try {
-      found = addressedSession(address);
-    } catch {
-      found = undefined;
+      // `<database>#`: its sessions could not be listed; try again to say why.
+      if (address.session === "") withDatabase(address.db, listSessions);
+      found = address.session === "" ? undefined : addressedSession(address);
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? "error";
+      return { format: "opencode", sources: [], cwd: () => undefined, problem: `cannot read ${address.db} (${code}): left for a later run` };
     }
-    if (found === undefined) return { format: "opencode", sources: [], cwd: () => undefined };
+    if (found === undefined)
+      return {
+        format: "opencode",
+        sources: [],
+        cwd: () => undefined,
+        problem:
+          address.session === ""
+            ? `cannot read the sessions of ${address.db} (busy, or not opencode's): left for a later run`
+            : `${path}: no such opencode session (deleted): left alone`,
+      };
     return { format: "opencode", harnessId: found.root.id, sources: [opencodeSource(address.db, found.row)], cwd: () => found.root.directory };
   }
   const name = basename(path);
@@ -86,12 +101,13 @@ interface Planned {
   transcript: string;
   sources: Source[];
   session?: string;
+  problem?: string;
 }
 
 async function plan(sink: CaptureSink, transcript: string): Promise<Planned> {
   const t = transcriptSources(transcript);
   const { sources } = t;
-  if (sources.length === 0) return { transcript, sources };
+  if (sources.length === 0) return { transcript, sources, problem: t.problem ?? `${transcript}: nothing to read` };
   const row = await sink.cursor(sources[0]!.key);
   if (row) return { transcript, sources, session: row.session };
   const cwd = t.cwd();
@@ -122,8 +138,8 @@ export async function syncTranscripts(
   const out: SyncResult = { transcripts: 0, appended: 0, skipped: 0, lines: 0, bytes: 0, warnings: [] };
   let done = 0;
   for (const p of plans) {
-    if (p.sources.length === 0) {
-      out.warnings.push(`${p.transcript}: no such opencode session (deleted, or the database cannot be read): left alone`);
+    if (p.problem !== undefined) {
+      out.warnings.push(p.problem);
       continue;
     }
     if (!p.session) {
