@@ -92,6 +92,23 @@ function opencodeFinding(ctx: DoctorContext): Finding | undefined {
   }
 }
 
+/** The harnesses besides Claude Code whose zerodb capture hook is installed (by their files, installed or not). */
+export function otherCaptureHooks(ctx: DoctorContext): string[] {
+  const out: string[] = [];
+  const quietly = (fn: () => boolean) => {
+    try {
+      return fn();
+    } catch {
+      return false;
+    }
+  };
+  if (quietly(() => isZerodbNotify(readToml(readState(join(codexHome(ctx.harness), "config.toml")).text ?? "").notify))) out.push("Codex");
+  const gemini = harnessNamed("gemini")!.configPath(ctx.harness);
+  if (gemini !== undefined && quietly(() => readHooks(readState(gemini).text, GEMINI_HOOKS).length > 0)) out.push("Gemini CLI");
+  if (quietly(() => pluginArgv(readState(opencodePluginPath(ctx.harness)).text) !== undefined)) out.push("opencode");
+  return out;
+}
+
 /** One check over the installed harnesses besides Claude Code, or none when none of Codex, Gemini CLI and opencode is installed. */
 export function harnessHooksCheck(ctx: DoctorContext, behind: Behind[] | { error: string }): Check | undefined {
   const findings = [codexFinding(ctx), geminiFinding(ctx, "error" in behind ? [] : behind), opencodeFinding(ctx)].filter((f): f is Finding => f !== undefined);
