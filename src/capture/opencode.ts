@@ -248,15 +248,29 @@ export function sessionRecords(dbPath: string, session: SessionRow, offset: numb
 
 /** The records to read, in order, up to the first of a message not yet finished. */
 function plan(db: Database, session: { id: string }, offset: number, now: number): Planned[] {
-  const messages = db
-    .query<MessageRow, [string]>("SELECT id, time_created, time_updated, data FROM message WHERE session_id = ? ORDER BY time_created, id")
-    .all(session.id);
+  // Rows inserted before the cursor's time (less a slack for ids made before their insert) cannot be new:
+  // a long session is not read whole by every run.
   const since = offset > 0 ? placeTime(Math.floor(offset / SLOTS)) - INSERT_SLACK_MS : 0;
-  const parts = db
-    .query<PartHead, [string, number]>(
-      "SELECT id, message_id, time_created, time_updated, json_extract(data, '$.type') AS type FROM part WHERE session_id = ? AND time_created >= ?",
-    )
+  const heads = db
+    .query<Omit<PartHead, "type">, [string, number]>("SELECT id, message_id, time_created, time_updated FROM part WHERE session_id = ? AND time_created >= ?")
     .all(session.id, since);
+  // Older messages still matter when parts of theirs are new (a reply captured in part when a run stopped).
+  const messages = db
+    .query<MessageRow, [string, number, string]>(
+      `SELECT id, time_created, time_updated, data FROM message WHERE session_id = ?1 AND
+        (time_created >= ?2 OR id IN (SELECT value FROM json_each(?3))) ORDER BY time_created, id`,
+    )
+    .all(session.id, since, JSON.stringify([...new Set(heads.map((h) => h.message_id))]));
+  // A part's type only for the parts not yet read (it says whether a tool result follows): parsing every part's JSON would cost a long session dear.
+  const unread = heads.filter((h) => {
+    const n = idNumber(h.id, h.time_created);
+    return n !== undefined && n * SLOTS + 2 >= offset;
+  });
+  const typeOf = db.query<{ type: string | null }, [string]>(
+    "SELECT CASE WHEN json_valid(data) THEN json_extract(data, '$.type') END AS type FROM part WHERE id = ?",
+  );
+  const types = new Map(unread.map((h) => [h.id, typeOf.get(h.id)?.type ?? null]));
+  const parts: PartHead[] = heads.map((h) => ({ ...h, type: types.get(h.id) ?? null }));
   const byMessage = new Map<string, PartHead[]>();
   for (const p of parts) {
     const list = byMessage.get(p.message_id);
