@@ -297,6 +297,30 @@ describe("opencode capture", () => {
     expectOrderedOnce(turns, turns.length);
   }, 120_000);
 
+  test("a part whose data is not JSON, and an id not of opencode's form, are no failure: the first is kept as a note, the second skipped", async () => {
+    using dir = tempDir();
+    const cwd = project(dir.path);
+    const oc = opencodeDb(dir.path);
+    const s = oc.session(cwd);
+    const u = oc.user(s, ["hi"]);
+    const a = oc.assistant(s, u);
+    const broken = oc.part(s, a, { type: "text", text: "x" });
+    oc.db.query("UPDATE part SET data = ? WHERE id = ?").run('{"type":"text","text":"cut mid', broken);
+    oc.db.query("INSERT INTO part VALUES ('prt_custom-id', ?, ?, ?, ?, ?)").run(a, s, oc.now(), oc.now(), JSON.stringify({ type: "text", text: "odd id" }));
+    oc.part(s, a, { type: "text", text: "after" });
+    const r = await sync(dir.path);
+    expect(r.warnings).toEqual([]);
+    const turns = await readSession(dir.path, captureSession(projectSession(cwd), s));
+    expect(turns.map((t) => t.content)).toEqual([
+      expect.stringContaining("[user message]"),
+      "hi",
+      expect.stringContaining("[assistant message stop]"),
+      expect.stringMatching(/^\[unknown\] \{"unparsable":.*cut mid/),
+      "after",
+    ]);
+    oc.close();
+  }, 60_000);
+
   test("idNumber undoes the 48-bit wrap of opencode's ids with the row's time", () => {
     const at = (ms: number) => `msg_${((BigInt(ms) * 4096n + 1n) & 0xffffffffffffn).toString(16).padStart(12, "0")}abcdefghijklmn`;
     const before = 68719476736 * 26 - 1;
