@@ -247,6 +247,31 @@ describe("opencode capture", () => {
     oc.close();
   }, 180_000);
 
+  test("hooks racing while opencode writes (a reply streaming at each round) never store a record twice or skip one", async () => {
+    using dir = tempDir();
+    const cwd = project(dir.path);
+    const oc = opencodeDb(dir.path);
+    const s = oc.session(cwd);
+    let done = 0;
+    for (let round = 0; round < 6; round++) {
+      for (let k = 0; k < 4 + round; k++) oc.exchange(s, done++, "race");
+      // A reply still streaming when the hooks run: finished only after them.
+      const u = oc.user(s, [`race ${done} question`]);
+      const a = oc.assistant(s, u, { completed: false });
+      oc.part(s, a, { type: "text", text: "partial" });
+      const procs = [0, 1, 2].map(() => spawnOpencodeHook(dir.path, s));
+      expect(await Promise.all(procs.map((p) => p.exited))).toEqual([0, 0, 0]);
+      oc.complete(a);
+    }
+    const last = spawnOpencodeHook(dir.path, s);
+    expect(await last.exited).toBe(0);
+    const turns = await readSession(dir.path, captureSession(projectSession(cwd), s));
+    expectOrderedOnce(turns, done * EXCHANGE_RECORDS + 6 * 4);
+    expect(turns.filter((t) => t.content === "partial")).toHaveLength(6);
+    expect(await logLines(dir.path)).toEqual([]);
+    oc.close();
+  }, 120_000);
+
   test("a revert deleting captured messages loses nothing stored and shifts nothing: later messages are captured once", async () => {
     using dir = tempDir();
     const cwd = project(dir.path);
