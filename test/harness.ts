@@ -1,5 +1,5 @@
 /**
- * The real harness CLIs (Claude Code, Codex, Gemini CLI) for tests that let
+ * The real harness CLIs (Claude Code, Codex, Gemini CLI, opencode) for tests that let
  * them read what zerodb wrote. Installed from npm into .harnesses/ (git
  * ignored) on first use; `.ci/run` installs them up front. A test skips, with
  * a message, when its CLI cannot be installed.
@@ -12,6 +12,7 @@ export const HARNESS_PACKAGES = {
   claude: "@anthropic-ai/claude-code@2.1.332",
   codex: "@openai/codex@0.171.0",
   gemini: "@google/gemini-cli@0.61.0",
+  opencode: "opencode-ai@1.18.33",
 } as const;
 
 /** Where the CLIs are installed. */

@@ -11,6 +11,7 @@ export const SECTIONS: (() => Promise<Section>)[] = [
   () => load(import("./mcp.ts")),
   () => load(import("./startup.ts")),
   () => load(import("./hook.ts")),
+  () => load(import("./harnesses.ts")),
   () => load(import("./redact.ts")),
   () => load(import("./peers.ts")),
   () => load(import("./search.ts")),

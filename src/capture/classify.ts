@@ -41,6 +41,8 @@ export interface Shape {
   uses: ToolUse[];
   /** The tool_use_id of each tool_result block of the line. */
   results: string[];
+  /** The tools those results answer, when the line names them itself (opencode keeps a call and its result in one part). */
+  resultTools?: string[];
 }
 
 /**
@@ -74,6 +76,8 @@ export function classify(shape: Shape, content: string, toolName: (id: string) =
   if (kind === "system") return shape.bookkeeping ? { kind, noise: "bookkeeping" } : { kind };
   // A line is zerodb's only when every tool in it is: a call beside another tool's stays findable.
   if (kind === "tool_call" && shape.uses.length > 0 && shape.uses.every((u) => isZerodbTool(u.name))) return { kind, noise: "zerodb" };
+  if (kind === "tool_result" && shape.resultTools !== undefined && shape.resultTools.length > 0)
+    return shape.resultTools.every((name) => isZerodbTool(name)) ? { kind, noise: "zerodb" } : { kind };
   if (kind === "tool_result" && shape.results.length > 0 && shape.results.every((id) => isZerodbTool(toolName(id) ?? ""))) return { kind, noise: "zerodb" };
   return { kind };
 }

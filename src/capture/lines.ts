@@ -12,6 +12,8 @@ export interface Line {
   /** Byte offset just past its newline: where the next line starts. */
   end: number;
   bytes: Uint8Array;
+  /** The line's position when the source numbers its lines itself (opencode: from record ids), not by counting. */
+  position?: number;
 }
 
 const FIRST_READ = 64 * 1024;

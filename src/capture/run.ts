@@ -151,7 +151,7 @@ function readBatch(
 ): { batch: CaptureBatch; lines: number; bytes: number; complete: boolean; images: PendingImage[] } | undefined {
   let reader;
   try {
-    reader = openLines(source.path);
+    reader = source.open ? source.open(start.offset) : openLines(source.path);
   } catch (err) {
     const code = (err as { code?: string }).code;
     warnings.add(code === "ENOENT" ? `transcript not found: ${source.path}` : `cannot read ${source.path} (${code ?? "error"})`);
@@ -176,6 +176,11 @@ function readBatch(
     if (deadline !== undefined && performance.now() > deadline && lines + entries.length > 0) {
       complete = false;
       break;
+    }
+    if (line.position !== undefined) {
+      // A source that numbers its records: a cursor mid-record resumes its chunks only if that record is still the next one.
+      if (line.position !== position) firstChunk = 0;
+      position = line.position;
     }
     const text = Buffer.from(line.bytes.buffer, line.bytes.byteOffset, line.bytes.byteLength).toString("utf8");
     const made = lineEntries(text, {

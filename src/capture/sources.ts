@@ -7,9 +7,10 @@ import { basename, dirname, join } from "node:path";
 import { IDEM_KEY_MAX_BYTES } from "../limits.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { listDir } from "../util/fs.ts";
+import type { LineReader } from "./lines.ts";
 
 /** Which harness wrote a transcript, so which renderer reads its lines. */
-export type Format = "claude-code" | "codex" | "gemini";
+export type Format = "claude-code" | "codex" | "gemini" | "opencode";
 
 /** One transcript file and how its entries are named. */
 export interface Source {
@@ -22,6 +23,11 @@ export interface Source {
   path: string;
   /** For a subagent transcript: the agent's id (from `agent-<id>.jsonl`). */
   agentId?: string;
+  /**
+   * Opens a source that is not a file of lines (an opencode session in its
+   * database) from a cursor offset; its lines name their own positions.
+   */
+  open?: (offset: number) => LineReader;
 }
 
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;

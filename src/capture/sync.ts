@@ -11,6 +11,7 @@ import { SYNC_BATCH_ENTRIES, RUN_MAX_BYTES } from "./limits.ts";
 import { codexSource, rolloutId } from "./codex.ts";
 import { chatCwd, chatPlace, chatSessionId, geminiSource } from "./gemini.ts";
 import { countLines, isJsonChat, isZstd, openLines, transcriptSize } from "./lines.ts";
+import { addressedSession, listSessions, opencodeSource, parseAddress, recordCounts, withDatabase } from "./opencode.ts";
 import { type RunResult, captureSources } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
 import { type Format, type Source, harnessSessionId, mainSource, subagentSources } from "./sources.ts";
@@ -26,8 +27,35 @@ export function findTranscripts(projectsDir: string): string[] {
   return out;
 }
 
-/** A transcript's harness, harness session id (undefined while a Gemini chat has no first line), sources, and a way to find its working directory. */
-export function transcriptSources(path: string): { format: Format; harnessId?: string; sources: Source[]; cwd: () => string | undefined } {
+/**
+ * A transcript's harness, harness session id (undefined while a Gemini chat has no first line), sources, a way to
+ * find its working directory, and for an opencode session that cannot be read now, why.
+ */
+export function transcriptSources(path: string): { format: Format; harnessId?: string; sources: Source[]; cwd: () => string | undefined; problem?: string } {
+  const address = parseAddress(path);
+  if (address !== undefined) {
+    // An opencode session `<database>#<session id>`: a subagent's session goes where its root session goes.
+    let found: ReturnType<typeof addressedSession>;
+    try {
+      // `<database>#`: its sessions could not be listed; try again to say why.
+      if (address.session === "") withDatabase(address.db, listSessions);
+      found = address.session === "" ? undefined : addressedSession(address);
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? "error";
+      return { format: "opencode", sources: [], cwd: () => undefined, problem: `cannot read ${address.db} (${code}): left for a later run` };
+    }
+    if (found === undefined)
+      return {
+        format: "opencode",
+        sources: [],
+        cwd: () => undefined,
+        problem:
+          address.session === ""
+            ? `cannot read the sessions of ${address.db} (busy, or not opencode's): left for a later run`
+            : `${path}: no such opencode session (deleted): left alone`,
+      };
+    return { format: "opencode", harnessId: found.root.id, sources: [opencodeSource(address.db, found.row)], cwd: () => found.root.directory };
+  }
   const name = basename(path);
   const thread = rolloutId(name);
   if (thread !== undefined) return { format: "codex", harnessId: thread, sources: [codexSource(path, thread)], cwd: () => transcriptCwd(path) };
@@ -73,11 +101,13 @@ interface Planned {
   transcript: string;
   sources: Source[];
   session?: string;
+  problem?: string;
 }
 
 async function plan(sink: CaptureSink, transcript: string): Promise<Planned> {
   const t = transcriptSources(transcript);
   const { sources } = t;
+  if (sources.length === 0) return { transcript, sources, problem: t.problem ?? `${transcript}: nothing to read` };
   const row = await sink.cursor(sources[0]!.key);
   if (row) return { transcript, sources, session: row.session };
   const cwd = t.cwd();
@@ -103,10 +133,15 @@ export async function syncTranscripts(
   const plans: Planned[] = [];
   for (const t of transcripts) plans.push(await plan(sink, t));
   let total = 0;
-  for (const p of plans) for (const s of p.sources) total += Math.max(0, sizeOf(s.path) - ((await sink.cursor(s.key))?.offset ?? 0));
+  // Progress is in transcript bytes; an opencode session (rows of a database) has none to count.
+  for (const p of plans) for (const s of p.sources) if (s.open === undefined) total += Math.max(0, sizeOf(s.path) - ((await sink.cursor(s.key))?.offset ?? 0));
   const out: SyncResult = { transcripts: 0, appended: 0, skipped: 0, lines: 0, bytes: 0, warnings: [] };
   let done = 0;
   for (const p of plans) {
+    if (p.problem !== undefined) {
+      out.warnings.push(p.problem);
+      continue;
+    }
     if (!p.session) {
       out.warnings.push(`${p.transcript}: no line names a working directory yet, so its project is unknown: left for later`);
       continue;
@@ -117,9 +152,9 @@ export async function syncTranscripts(
       session: p.session,
       redact: opts.redact,
       budget: { entries: Infinity, bytes: Infinity, batchEntries: SYNC_BATCH_ENTRIES, batchBytes: RUN_MAX_BYTES },
-      onCommit: (bytesRead) => opts.onProgress?.(done + bytesRead, total),
+      onCommit: (bytesRead) => (p.sources[0]!.open === undefined ? opts.onProgress?.(done + bytesRead, total) : undefined),
     });
-    done += r.fileBytes;
+    if (p.sources[0]!.open === undefined) done += r.fileBytes;
     out.transcripts++;
     out.appended += r.appended;
     out.skipped += r.skipped;
@@ -155,8 +190,13 @@ export async function captureStatus(sink: CaptureSink, transcripts: string[]): P
       seen.add(s.key);
       const c = cursors.get(s.key);
       let behind = 0;
+      let captured = c?.position ?? 0;
       try {
-        behind = countLines(s.path, c?.offset ?? 0);
+        if (format === "opencode") {
+          // Positions of opencode records are their ids' numbers: count records instead.
+          const counts = recordCounts(s.path, s.key.slice("opencode:".length), c?.offset ?? 0);
+          ({ captured, behind } = counts);
+        } else behind = countLines(s.path, c?.offset ?? 0);
       } catch {
         behind = 0;
       }
@@ -164,14 +204,27 @@ export async function captureStatus(sink: CaptureSink, transcripts: string[]): P
         source: s.key,
         harness: format,
         capture_session: c?.session ?? null,
-        transcript: s.path,
-        lines_captured: c?.position ?? 0,
+        transcript: format === "opencode" ? t : s.path,
+        lines_captured: captured,
         lines_behind: behind,
       });
     }
   }
   for (const c of cursors.values()) {
     if (seen.has(c.source)) continue;
+    if (c.source.startsWith("opencode:")) {
+      // Not among the sessions listed: opencode deleted it (what was captured stays).
+      rows.push({
+        source: c.source,
+        harness: "opencode",
+        capture_session: c.session,
+        transcript: `${c.path}#${c.source.slice("opencode:".length)}`,
+        lines_captured: 0,
+        lines_behind: 0,
+        missing: true,
+      });
+      continue;
+    }
     const gone = !existsSync(c.path);
     let behind = 0;
     if (!gone) {

@@ -51,6 +51,7 @@ export const COMMANDS: CommandTree = {
     "claude-code": () => load(import("./commands/hook-claude-code.ts")),
     codex: () => load(import("./commands/hook-codex.ts")),
     gemini: () => load(import("./commands/hook-gemini.ts")),
+    opencode: () => load(import("./commands/hook-opencode.ts")),
   },
   capture: {
     sync: () => load(import("./commands/capture-sync.ts")),

@@ -39,8 +39,12 @@ export function captureState(ctx: DoctorContext): CaptureState {
   }
 }
 
-/** The hooks are installed for every event and run an existing zerodb. */
-export function hooksCheck(state: CaptureState): Check {
+/**
+ * The hooks are installed for every event and run an existing zerodb. When
+ * none is, but another harness's capture hook is (`others.hooked`), capture
+ * is on through that harness: a pass without Claude Code, a warning with it.
+ */
+export function hooksCheck(state: CaptureState, others: { hooked: string[]; claudeInstalled: boolean } = { hooked: [], claudeInstalled: true }): Check {
   const fix = "zerodb connect --capture";
   if (state.error !== undefined) {
     return check("hooks", state.on ? "fail" : "warn", `cannot read ${state.settingsPath}: ${state.error}`, `fix the file by hand, then ${fix}`);
@@ -57,6 +61,17 @@ export function hooksCheck(state: CaptureState): Check {
     return check("hooks", "pass", "capture is off (zerodb connect --capture turns it on)");
   }
   const missing = HOOK_EVENTS.map((e) => e.event).filter((e) => !state.hooks.some((h) => h.event === e));
+  if (state.hooks.length === 0 && others.hooked.length > 0) {
+    // Capture is on through another harness's hook: Claude Code's are missing only if Claude Code is there to capture.
+    const through = `capture runs through the ${others.hooked.join(", ")} hook(s)`;
+    if (!others.claudeInstalled) return check("hooks", "pass", `Claude Code is not installed; ${through}`);
+    return check(
+      "hooks",
+      "warn",
+      `${through}, but ${state.settingsPath} has none of zerodb's hooks: Claude Code sessions are not captured`,
+      "zerodb connect --capture --harness claude-code",
+    );
+  }
   if (missing.length > 0) return check("hooks", "fail", `capture is on but ${state.settingsPath} lacks the hook for ${missing.join(", ")}`, fix);
   const broken = [...new Set(state.hooks.map((h) => commandProgram(h.command) ?? h.command))].filter((p) => !isExecutable(p));
   if (broken.length > 0) return check("hooks", "fail", `the hooks run ${broken.join(", ")}, which does not exist or is not executable`, fix);

@@ -1,11 +1,23 @@
 /**
  * The capture hooks of the other harnesses (DESIGN.md 14), when capture is
  * on and the harness is installed: Codex's notify in config.toml, Gemini
- * CLI's hooks in settings.json; and Gemini chats behind capture, which
+ * CLI's hooks in settings.json, opencode's plugin file; and Gemini chats behind capture, which
  * Gemini may delete itself (session retention, HARNESSES.md).
  */
 import { join } from "node:path";
-import { GEMINI_HOOKS, codexHome, commandProgram, harnessNamed, isExecutable, isZerodbNotify, readHooks, readState, readToml } from "../harness/index.ts";
+import {
+  GEMINI_HOOKS,
+  codexHome,
+  commandProgram,
+  harnessNamed,
+  isExecutable,
+  isZerodbNotify,
+  opencodePluginPath,
+  pluginArgv,
+  readHooks,
+  readState,
+  readToml,
+} from "../harness/index.ts";
 import type { Behind } from "./capture.ts";
 import { type Check, type DoctorContext, check, why } from "./types.ts";
 
@@ -57,9 +69,49 @@ function geminiFinding(ctx: DoctorContext, behind: Behind[]): Finding | undefine
   }
 }
 
-/** One check over the installed harnesses besides Claude Code, or none when neither Codex nor Gemini CLI is installed. */
+function opencodeFinding(ctx: DoctorContext): Finding | undefined {
+  if (!harnessNamed("opencode")!.installed(ctx.harness)) return undefined;
+  const path = opencodePluginPath(ctx.harness);
+  const fix = "zerodb connect --capture --harness opencode";
+  try {
+    const text = readState(path).text;
+    const argv = pluginArgv(text);
+    if (text === undefined)
+      return { status: "warn", detail: `opencode is installed but has no zerodb plugin (${path}): its sessions are not captured as they happen`, fix };
+    if (argv === undefined)
+      return {
+        status: "warn",
+        detail: `${path} is not zerodb's plugin, so opencode sessions are captured only by zerodb capture sync`,
+        fix: "zerodb capture sync",
+      };
+    if (argv.length === 0 || !isExecutable(argv[0]!))
+      return { status: "warn", detail: `opencode's zerodb plugin runs ${argv[0] ?? "nothing"}, which does not exist or is not executable`, fix };
+    return { status: "pass", detail: `opencode's plugin ${path} runs ${argv[0]}` };
+  } catch (err) {
+    return { status: "warn", detail: `cannot read ${path}: ${why(err)}`, fix: `fix the file by hand, then ${fix}` };
+  }
+}
+
+/** The harnesses besides Claude Code whose zerodb capture hook is installed (by their files, installed or not). */
+export function otherCaptureHooks(ctx: DoctorContext): string[] {
+  const out: string[] = [];
+  const quietly = (fn: () => boolean) => {
+    try {
+      return fn();
+    } catch {
+      return false;
+    }
+  };
+  if (quietly(() => isZerodbNotify(readToml(readState(join(codexHome(ctx.harness), "config.toml")).text ?? "").notify))) out.push("Codex");
+  const gemini = harnessNamed("gemini")!.configPath(ctx.harness);
+  if (gemini !== undefined && quietly(() => readHooks(readState(gemini).text, GEMINI_HOOKS).length > 0)) out.push("Gemini CLI");
+  if (quietly(() => pluginArgv(readState(opencodePluginPath(ctx.harness)).text) !== undefined)) out.push("opencode");
+  return out;
+}
+
+/** One check over the installed harnesses besides Claude Code, or none when none of Codex, Gemini CLI and opencode is installed. */
 export function harnessHooksCheck(ctx: DoctorContext, behind: Behind[] | { error: string }): Check | undefined {
-  const findings = [codexFinding(ctx), geminiFinding(ctx, "error" in behind ? [] : behind)].filter((f): f is Finding => f !== undefined);
+  const findings = [codexFinding(ctx), geminiFinding(ctx, "error" in behind ? [] : behind), opencodeFinding(ctx)].filter((f): f is Finding => f !== undefined);
   if (findings.length === 0) return undefined;
   const warn = findings.filter((f) => f.status === "warn");
   const fixes = [...new Set(warn.flatMap((f) => (f.fix ? [f.fix] : [])))];

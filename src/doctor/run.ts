@@ -3,9 +3,10 @@
  * check that cannot run because an earlier one failed says so instead of
  * failing twice.
  */
+import { claudeCode } from "../harness/index.ts";
 import type { Store } from "../store/types.ts";
 import { captureBehind, captureState, hooksCheck, retentionCheck } from "./capture.ts";
-import { harnessHooksCheck } from "./harness-hooks.ts";
+import { harnessHooksCheck, otherCaptureHooks } from "./harness-hooks.ts";
 import { harnessChecks } from "./harnesses.ts";
 import { filesCheck, homeCheck } from "./home.ts";
 import { mcpCheck } from "./mcp.ts";
@@ -46,7 +47,7 @@ export async function runDoctor(
   checks.push(await mcpCheck(ctx));
   checks.push(...harnessChecks(ctx));
   const capture = captureState(ctx);
-  checks.push(hooksCheck(capture));
+  checks.push(hooksCheck(capture, { hooked: otherCaptureHooks(ctx), claudeInstalled: claudeCode.installed(ctx.harness) }));
   if (capture.on) {
     const behind = opened ? await captureBehind(ctx) : { error: "the store check failed" };
     checks.push(retentionCheck(capture, behind));

@@ -11,6 +11,7 @@ export { claudeConfigDir, claudeSettingsPath } from "./claude-paths.ts";
 export { codexHome } from "./codex.ts";
 export { codexNotifyCommand, codexNotifyJob, isZerodbNotify } from "./codex-notify.ts";
 export { isExecutable } from "./detect.ts";
+export { opencodeHookArgv, opencodePluginJob, opencodePluginPath, pluginArgv } from "./opencode-plugin.ts";
 export { parseJson, toValue } from "./jsonc.ts";
 export { claudeCode, HARNESSES, harnessNamed } from "./registry.ts";
 export { type FileJob, mcpJobs, type Outcome, runJobs, type Selection } from "./run-jobs.ts";

@@ -5,7 +5,9 @@
  * skipped (and why), failed (and why). A file that cannot be parsed is
  * reported and never written.
  */
-import { ChangedUnderfootError, readBackup, readState, writeState } from "./apply.ts";
+import { rmdirSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { BACKUP_SUFFIX, ChangedUnderfootError, readBackup, readState, writeState } from "./apply.ts";
 import { unifiedDiff } from "./diff.ts";
 import type { Harness, HarnessContext, Plan, ServerSpec } from "./types.ts";
 
@@ -44,6 +46,8 @@ export interface FileJob {
   backupSuffix?: string;
   /** Said beside a change that was made (a harness written although not detected). */
   note?: string;
+  /** The file is zerodb's whole (opencode's plugin): removing it deletes the file. */
+  wholeFile?: true;
 }
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -79,7 +83,8 @@ function attemptJob(job: FileJob, dryRun: boolean): Outcome | "changed" {
   if (plan.change === "foreign") return { ...base, status: "skipped", detail: plan.detail };
   if (!("text" in plan)) return { ...base, status: plan.change };
   let text: string | undefined = plan.text;
-  if (plan.change === "removed" && job.sameSettings) {
+  if (plan.change === "removed" && job.wholeFile) text = undefined;
+  else if (plan.change === "removed" && job.sameSettings) {
     // Nothing else changed since connect: put the file back exactly as it was
     // (an empty backup: there was no file, so it goes).
     const backup = readBackup(state, job.backupSuffix);
@@ -97,7 +102,22 @@ function attemptJob(job: FileJob, dryRun: boolean): Outcome | "changed" {
     if (err instanceof ChangedUnderfootError) return "changed";
     return { ...base, status: "failed", detail: `cannot write ${job.path}: ${message(err)}` };
   }
+  if (job.wholeFile && text === undefined) removeLeftovers(state.real, job.backupSuffix ?? BACKUP_SUFFIX);
   return { ...base, status: plan.change, ...(job.note ? { detail: job.note } : {}) };
+}
+
+/**
+ * After a file zerodb owned whole is deleted: its backup (which holds only
+ * zerodb's own bytes) and the folder connect made for it, when empty, so the
+ * harness's config folder is as it was before connect.
+ */
+function removeLeftovers(path: string, suffix: string): void {
+  rmSync(path + suffix, { force: true });
+  try {
+    rmdirSync(dirname(path));
+  } catch {
+    // Not empty (the user's own plugins live there too): it stays.
+  }
 }
 
 /** Which harnesses to act on: the named ones, or every installed one. */

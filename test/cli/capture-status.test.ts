@@ -35,6 +35,6 @@ describe("capture status rendering", () => {
       "s/1             aaaa             1         0       /t/aaaa.jsonl",
       "all captured",
     ]);
-    expect(renderStatus([], { verbose: false })).toBe("no Claude Code, Codex or Gemini CLI transcripts found");
+    expect(renderStatus([], { verbose: false })).toBe("no Claude Code, Codex, Gemini CLI or opencode transcripts found");
   });
 });

@@ -99,6 +99,21 @@ describe("a healthy home", () => {
     expect(warned?.detail).toContain("1 Gemini CLI chat(s) are behind capture");
   });
 
+  test("issue 19: capture on through Codex alone: Claude Code's hooks check passes without Claude Code, and warns (not fails) beside an installed one", async () => {
+    using home = tempDir();
+    mkdirSync(join(home.path, ".codex"));
+    await runJson(["connect", "--capture", "--harness", "codex"], { home: home.path });
+    const alone = await doctor(home.path);
+    expect(byName(alone, "hooks")).toEqual({ name: "hooks", status: "pass", detail: "Claude Code is not installed; capture runs through the Codex hook(s)" });
+    expect(alone.code).toBe(0);
+    mkdirSync(join(home.path, ".claude"));
+    const beside = await doctor(home.path);
+    expect(byName(beside, "hooks")).toMatchObject({ status: "warn", fix: "zerodb connect --capture --harness claude-code" });
+    expect(beside.code).toBe(0);
+    await runFix(byName(beside, "hooks")!.fix!, home.path);
+    expect(byName(await doctor(home.path), "hooks")?.status).toBe("pass");
+  });
+
   test("the human report is one line per check and says which failed", async () => {
     using home = tempDir();
     await runZ(["doctor"], { home: home.path });

@@ -12,7 +12,8 @@ const NOT_YET = "(not captured yet)";
 export default zcommand({
   meta: {
     name: "status",
-    description: "Show, per Claude Code session and Codex thread, its zerodb session and how many transcript lines are captured and behind",
+    description:
+      "Show, per Claude Code session, Codex thread, Gemini CLI chat and opencode session, its zerodb session and how many lines are captured and behind",
   },
   async run(args) {
     const config = configFrom(args);
@@ -29,7 +30,7 @@ export default zcommand({
  * then the counts (issue 17, item 9); --verbose adds the transcript's path.
  */
 export function renderStatus(rows: StatusRow[], opts: { verbose: boolean }): string {
-  if (rows.length === 0) return "no Claude Code, Codex or Gemini CLI transcripts found";
+  if (rows.length === 0) return "no Claude Code, Codex, Gemini CLI or opencode transcripts found";
   const table = [
     ["zerodb session", "harness session", "captured", "behind", ...(opts.verbose ? ["transcript"] : [])],
     ...rows.map((s) => [s.capture_session ?? NOT_YET, s.source, String(s.lines_captured), String(s.lines_behind), ...(opts.verbose ? [s.transcript] : [])]),

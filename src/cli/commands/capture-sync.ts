@@ -7,11 +7,15 @@ import { harnessContext } from "../connect-common.ts";
 import { configFrom } from "../context.ts";
 import { type Progress, byteProgress } from "../progress.ts";
 
-/** `zerodb capture sync`: backfills every Claude Code transcript and Codex rollout at once, with progress on a TTY (DESIGN.md 7.2). */
+/** `zerodb capture sync`: backfills every transcript of every harness (Claude Code, Codex, Gemini CLI, opencode) at once, with progress on a TTY (DESIGN.md 7.2, 14). */
 export default zcommand({
-  meta: { name: "sync", description: "Capture every Claude Code transcript and Codex rollout up to its end (not bounded per run like the hook)" },
+  meta: { name: "sync", description: "Capture every Claude Code, Codex, Gemini CLI and opencode transcript up to its end (not bounded per run like the hook)" },
   args: {
-    transcript: { type: "string", description: "only this transcript (and its subagents)", valueHint: "file" },
+    transcript: {
+      type: "string",
+      description: "only this transcript (and its subagents), or one opencode session as <database>#<session id>",
+      valueHint: "file",
+    },
   },
   async run(args) {
     const config = configFrom(args);

@@ -10,6 +10,8 @@ import {
   hookCommand,
   hooksJob,
   mcpJobs,
+  opencodeHookArgv,
+  opencodePluginJob,
   type Outcome,
   runJobs,
   selfCommand,
@@ -23,12 +25,16 @@ import { configFrom } from "../context.ts";
 export default zcommand({
   meta: {
     name: "connect",
-    description: "Register zerodb's MCP server with every installed agent harness (--capture: the Claude Code, Codex and Gemini CLI capture hooks too)",
+    description:
+      "Register zerodb's MCP server with every installed agent harness (--capture: the Claude Code, Codex, Gemini CLI and opencode capture hooks too)",
   },
   args: {
     harness: harnessArg,
     "dry-run": { type: "boolean", description: "show the diff of each file and write nothing" },
-    capture: { type: "boolean", description: "also install the capture hooks (Claude Code and Gemini CLI hooks, Codex notify) and turn capture on" },
+    capture: {
+      type: "boolean",
+      description: "also install the capture hooks (Claude Code and Gemini CLI hooks, Codex notify, opencode plugin) and turn capture on",
+    },
   },
   async run(args) {
     const config = configFrom(args);
@@ -72,6 +78,12 @@ export default zcommand({
       if (!sel.explicit && !gemini.installed(ctx))
         jobs.push({ target: "gemini", what: "hooks", label: "Gemini CLI hooks", status: "skipped", detail: "Gemini CLI is not installed" });
       else jobs.push(geminiHooksJob(ctx, hookCommand(self, { home: config.home, platform: ctx.platform, suffix: "hook gemini" })));
+    }
+    const opencode = sel.harnesses.find((h) => h.name === "opencode");
+    if (wantHooks && opencode) {
+      if (!sel.explicit && !opencode.installed(ctx))
+        jobs.push({ target: "opencode", what: "hooks", label: "opencode capture plugin", status: "skipped", detail: "opencode is not installed" });
+      else jobs.push(opencodePluginJob(ctx, opencodeHookArgv(self, config.home)));
     }
     if (args.capture === true) jobs.push(captureConfigJob(config.configFile, true));
     return { dry_run: dryRun, command: spec.command, results: runJobs(jobs, dryRun) };

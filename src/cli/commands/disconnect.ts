@@ -1,4 +1,15 @@
-import { captureConfigJob, claudeCode, codexNotifyJob, type FileJob, geminiHooksJob, hooksJob, mcpJobs, type Outcome, runJobs } from "../../harness/index.ts";
+import {
+  captureConfigJob,
+  claudeCode,
+  codexNotifyJob,
+  type FileJob,
+  geminiHooksJob,
+  hooksJob,
+  mcpJobs,
+  opencodePluginJob,
+  type Outcome,
+  runJobs,
+} from "../../harness/index.ts";
 import { zcommand } from "../command.ts";
 import { failedExit, harnessArg, harnessContext, renderOutcomes, selection } from "../connect-common.ts";
 import { configFrom } from "../context.ts";
@@ -22,6 +33,7 @@ export default zcommand({
     if (sel.harnesses.some((h) => h.name === "codex")) jobs.push(codexNotifyJob(ctx, undefined));
     if (sel.harnesses.some((h) => h.name === "gemini")) jobs.push(geminiHooksJob(ctx, undefined));
     jobs.push(...mcpJobs(sel, undefined));
+    if (sel.harnesses.some((h) => h.name === "opencode")) jobs.push(opencodePluginJob(ctx, undefined));
     if (sel.harnesses.includes(claudeCode)) {
       jobs.push(hooksJob(ctx, undefined));
       // Without hooks nothing captures; say so in the config so doctor agrees.
