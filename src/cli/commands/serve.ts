@@ -33,6 +33,11 @@ export default zcommand({
     host: { type: "string", description: "the address to listen on (default 127.0.0.1)", valueHint: "host" },
     port: { type: "string", description: "the port (default 7077; 0 picks a free one)", valueHint: "port" },
     "allow-remote": { type: "boolean", description: "allow a host other machines can reach (no TLS: put a TLS proxy in front)" },
+    "public-host": {
+      type: "string",
+      description: "host names the web viewer answers to besides the listen address, comma-separated (a name other machines use, or a proxy's)",
+      valueHint: "names",
+    },
     database: {
       type: "string",
       description: "keep the store in PostgreSQL (postgres://user@host/db; also ZERODB_DATABASE, config database)",
@@ -51,6 +56,7 @@ export default zcommand({
         "host",
       );
     }
+    const publicHosts = parsePublicHosts(args["public-host"]);
     const config = configFrom(args);
     if (args.database !== undefined) config.database = parseDatabaseFlag(String(args.database));
     const store = await openLocalStore(config);
@@ -60,8 +66,8 @@ export default zcommand({
         import("../../http/serve.ts"),
         import("../../http/viewer/state.ts"),
       ]);
-      // Listening beyond loopback: the viewer also answers to the host name it was told (DNS rebinding, DESIGN.md 13).
-      const viewer = createViewer({ store, hosts: isLoopbackHost(host) ? [] : [host] });
+      // The viewer answers to loopback names, the address it listens on, and the names it was told (DNS rebinding, DESIGN.md 13).
+      const viewer = createViewer({ store, hosts: [...(isLoopbackHost(host) || isWildcard(host) ? [] : [host]), ...publicHosts] });
       const app = createApp({ store, viewer, log: (line) => ui.info(line) });
       const server = serveHttp({ fetch: app.fetch, host, port });
       const signals = nextSignal(() => {
@@ -71,6 +77,8 @@ export default zcommand({
       ui.info(`zerodb listening on ${server.url}`);
       // The store's own name for where it lives: a database URL comes without its password.
       for (const line of startLines(server.url, store.dataDir, await store.tokens.list())) ui.info(line);
+      if (publicHosts.length > 0) ui.info(`the web viewer also answers to ${publicHosts.join(", ")}`);
+      else if (isWildcard(host)) ui.warn(`the web viewer answers only to loopback names on ${host}: add --public-host with the name other machines use`);
       const signal = await signals.signal;
       ui.info(`zerodb: ${signal}: shutting down, ${server.inFlight()} request(s) in flight`);
       await server.stop();
@@ -82,6 +90,27 @@ export default zcommand({
     return undefined;
   },
 });
+
+/** A wildcard listen address (every interface): no request is addressed to it by that name. */
+function isWildcard(host: string): boolean {
+  return host === "0.0.0.0" || host === "::" || host === "[::]";
+}
+
+/** The --public-host flag: host names (or addresses) without ports, comma-separated. */
+function parsePublicHosts(value: unknown): string[] {
+  if (value === undefined) return [];
+  const names = String(value)
+    .split(",")
+    .map((n) => n.trim().toLowerCase())
+    .filter((n) => n !== "");
+  const bad = names.find((n) => !/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$|^\[?[0-9a-f:.]+\]?$/.test(n));
+  if (names.length === 0 || bad !== undefined)
+    throw new UsageError(
+      `public-host: ${bad === undefined ? "give at least one name" : `not a host name: ${JSON.stringify(bad)}`} (names without ports, comma-separated)`,
+      "public-host",
+    );
+  return names;
+}
 
 /** The --database flag: a postgres:// URL, checked before anything connects (its text never echoed: it may hold a password). */
 function parseDatabaseFlag(value: string): string {
