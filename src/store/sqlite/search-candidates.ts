@@ -123,7 +123,8 @@ export interface Candidates {
 }
 
 /** Stage 1's lists (see the header), from the index alone or, with a filter, joined with the tape. */
-export function candidates(db: Database, filter: Filter | null, exprs: string[], limit: number, allWords: boolean): Candidates {
+export function candidates(db: Database, opts: { filter: Filter | null; exprs: string[]; limit: number; allWords: boolean; pool: number }): Candidates {
+  const { filter, exprs, limit, allWords, pool } = opts;
   const n = exprs.length;
   const complete: boolean[] = [];
   if (allWords) {
@@ -146,11 +147,14 @@ export function candidates(db: Database, filter: Filter | null, exprs: string[],
     const anyOf = (xs: string[]) => (xs.length === 1 ? xs[0]! : `(${xs.join(" OR ")})`);
     alsoCommon = new RowList(matching(db, filter, `${anyOf(rare)} AND ${anyOf(common.map((i) => exprs[i]!))}`, CANDIDATES_PER_TERM * rare.length));
   } else if (common.length > 1) {
-    // Every term is common: the newest rows holding all of them, and (fewer) all but one of them.
+    // Every term is common: the newest rows holding all of them, and (fewer) all but one of them, unless
+    // enough rows hold all of them to fill the pool (they outrank any row holding fewer). Each group scans
+    // its words' whole doclists: at a million turns, the all-but-one groups were most of a search's time.
     const groups = [common, ...(common.length > 2 && common.length <= 8 ? common.map((skip) => common.filter((i) => i !== skip)) : [])];
     for (const [k, g] of groups.entries()) {
       const rows = matching(db, filter, g.map((i) => exprs[i]).join(" AND "), k === 0 ? CANDIDATES_PER_TERM : ALL_BUT_ONE);
       for (const i of g) holders[i] = holders[i]!.union(rows);
+      if (k === 0 && rows.length >= pool) break;
     }
   }
   return { holders, complete, alsoCommon };

@@ -86,12 +86,12 @@ function searchTerms(db: Database, opts: { filter: Filter; terms: Term[]; limit:
   const { filter, terms, limit, allWords } = opts;
   const exprs = terms.map(ftsOf);
   const poolSize = Math.max(POOL_SIZE_MIN, limit * 2);
-  let found = candidates(db, null, exprs, limit, allWords);
+  let found = candidates(db, { filter: null, exprs, limit, allWords, pool: poolSize });
   let pool = stageOne(db, filter, exprs, found, poolSize);
   // The filter turned most of the index's own lists away (another tenant's words, noise, a narrow
   // session filter): the lists again, joined with the tape, so what this tenant holds is found.
   if (pool.starved) {
-    found = candidates(db, filter, exprs, limit, allWords);
+    found = candidates(db, { filter, exprs, limit, allWords, pool: poolSize });
     pool = stageOne(db, filter, exprs, found, poolSize);
   }
   const { holders } = found;
