@@ -26,7 +26,7 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0; font: 13
 details > summary { cursor: pointer; color: var(--muted); }
 mark { background: var(--mark); color: inherit; }
 form.inline { display: inline; }
-label { display: inline-block; margin: .25rem .75rem .25rem 0; }
+label { display: inline-block; max-width: calc(100% - .75rem); margin: .25rem .75rem .25rem 0; }
 input[type=text], input[type=password], input[type=search], select { font: inherit; padding: .3rem .4rem; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); max-width: 100%; }
 button { font: inherit; padding: .3rem .8rem; border: 1px solid var(--line); border-radius: 6px; background: var(--card); color: var(--fg); cursor: pointer; }
 button.danger { border-color: var(--danger); color: var(--danger); }
@@ -43,5 +43,5 @@ svg.chart { max-width: 100%; height: auto; }
 table.checks th, table.checks td.status { white-space: nowrap; overflow-wrap: normal; }
 .status-warn, .status-fail { font-weight: 700; color: var(--danger); }
 footer { text-align: center; padding: 1rem; }
-@media (max-width: 600px) { .turn.user, .turn.assistant { margin-left: 0; margin-right: 0; } main { padding: .5rem; } }
+@media (max-width: 600px) { .turn.user, .turn.assistant { margin-left: 0; margin-right: 0; } main { padding: .5rem; } header nav { flex-basis: 100%; } header { padding: .5rem; } }
 `;
