@@ -2,9 +2,11 @@
 /**
  * A turn as a chat message (DESIGN.md 13): prompts and replies open, tool
  * calls and results, system text and notes folded in `<details>`, a
- * subagent's turns (meta.isSidechain) indented.
+ * subagent's turns (meta.isSidechain) indented; a run of bookkeeping turns
+ * (what search leaves out by default) folded as one.
  */
 import type { Turn } from "../../schema/results.ts";
+import { SearchClass, turnClass } from "../../search/classify.ts";
 
 /**
  * Characters of a turn a session page shows: a page of 200 turns stays
@@ -77,5 +79,51 @@ export function TurnView(props: { turn: Turn; open?: boolean; whole?: boolean })
         body
       )}
     </article>
+  );
+}
+
+/** Whether search leaves a turn out by default (DESIGN.md 11, "Noise"): harness bookkeeping, zerodb's own calls, results and context. */
+export function isNoise(turn: Turn): boolean {
+  return turnClass(turn.role, turn.meta) === SearchClass.noise;
+}
+
+/** A session's turns in order, each run of consecutive noise turns as one group. */
+export function chatRuns(turns: Turn[]): ({ noise: false; turn: Turn } | { noise: true; turns: Turn[] })[] {
+  const out: ({ noise: false; turn: Turn } | { noise: true; turns: Turn[] })[] = [];
+  for (const turn of turns) {
+    const last = out.at(-1);
+    if (!isNoise(turn)) out.push({ noise: false, turn });
+    else if (last?.noise) last.turns.push(turn);
+    else out.push({ noise: true, turns: [turn] });
+  }
+  return out;
+}
+
+/**
+ * A page of a session as a chat: what was said in the open, each run of
+ * bookkeeping folded under one line so a captured session reads as its
+ * conversation (every turn is still there, a click away). `openFirst`: the
+ * page starts at a linked turn (a search hit's `after=`), so a run holding
+ * the first turn is open and the linked turn shows.
+ */
+export function Chat(props: { turns: Turn[]; openFirst?: boolean }) {
+  return (
+    <>
+      {chatRuns(props.turns).map((run, i) =>
+        run.noise ? (
+          <details class="noise" open={props.openFirst === true && i === 0}>
+            <summary>
+              {run.turns.length === 1 ? "1 bookkeeping turn" : `${run.turns.length} bookkeeping turns`} (harness metadata, zerodb's own context and calls) · LSN{" "}
+              {run.turns.length === 1 ? run.turns[0]!.lsn : `${run.turns[0]!.lsn}–${run.turns.at(-1)!.lsn}`}
+            </summary>
+            {run.turns.map((t) => (
+              <TurnView turn={t} />
+            ))}
+          </details>
+        ) : (
+          <TurnView turn={run.turn} />
+        ),
+      )}
+    </>
   );
 }

@@ -10,7 +10,7 @@ header nav { display: flex; flex-wrap: wrap; gap: .25rem .9rem; flex: 1; }
 header form { margin: 0; }
 main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
 a { color: var(--accent); }
-a:focus, button:focus, input:focus, select:focus, summary:focus { outline: 2px solid var(--accent); outline-offset: 2px; }
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 h1 { font-size: 1.4rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
 table { border-collapse: collapse; width: 100%; }
@@ -24,6 +24,8 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0; font: 13
 .turn.sub { margin-left: 2rem; border-style: dashed; }
 .turn .who { font-size: 12px; color: var(--muted); display: flex; gap: .75rem; flex-wrap: wrap; }
 details > summary { cursor: pointer; color: var(--muted); }
+details.noise { margin: .5rem 0; padding-left: .5rem; border-left: 3px solid var(--line); }
+details.noise > summary { font-size: 13px; }
 mark { background: var(--mark); color: inherit; }
 form.inline { display: inline; }
 label { display: inline-block; max-width: calc(100% - .75rem); margin: .25rem .75rem .25rem 0; }
