@@ -15,10 +15,17 @@ import { SearchClass, turnClass } from "../../search/classify.ts";
  */
 export const TURN_PREVIEW_CHARS = 8192;
 
-/** The first line of a text, cut to `max` characters. */
-export function firstLine(text: string, max = 120): string {
-  const line = text.split("\n", 1)[0] ?? "";
-  return line.length > max ? `${line.slice(0, max)}…` : line;
+/**
+ * The start of a text on one line, cut to `max` characters: a folded turn's
+ * summary. Line breaks become spaces, so a captured call's summary shows its
+ * input after its tool (`[tool_use Read] {"file_path": …}`), not the tag alone.
+ */
+export function oneLine(text: string, max = 120): string {
+  const line = text
+    .slice(0, max * 4)
+    .replace(/\s+/g, " ")
+    .trim();
+  return line.length > max ? `${line.slice(0, max).toWellFormed()}…` : line;
 }
 
 /** The tool names a turn's meta lists (capture records them as meta.tools). */
@@ -72,7 +79,7 @@ export function TurnView(props: { turn: Turn; open?: boolean; whole?: boolean })
       </div>
       {folded(t) && !props.open ? (
         <details>
-          <summary>{firstLine(t.content) || "(empty)"}</summary>
+          <summary>{oneLine(t.content) || "(empty)"}</summary>
           {body}
         </details>
       ) : (

@@ -11,7 +11,7 @@ header form { margin: 0; }
 main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
 a { color: var(--accent); }
 a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-h1 { font-size: 1.4rem; margin: .5rem 0 1rem; }
+h1 { font-size: 1.4rem; margin: .5rem 0 1rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
@@ -23,7 +23,7 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0; font: 13
 .turn.assistant { margin-right: 10%; }
 .turn.sub { margin-left: 2rem; border-style: dashed; }
 .turn .who { font-size: 12px; color: var(--muted); display: flex; gap: .75rem; flex-wrap: wrap; }
-details > summary { cursor: pointer; color: var(--muted); }
+details > summary { cursor: pointer; color: var(--muted); overflow-wrap: anywhere; }
 details.noise { margin: .5rem 0; padding-left: .5rem; border-left: 3px solid var(--line); }
 details.noise > summary { font-size: 13px; }
 mark { background: var(--mark); color: inherit; }
