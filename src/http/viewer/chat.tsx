@@ -109,16 +109,16 @@ export function chatRuns(turns: Turn[]): ({ noise: false; turn: Turn } | { noise
 /**
  * A page of a session as a chat: what was said in the open, each run of
  * bookkeeping folded under one line so a captured session reads as its
- * conversation (every turn is still there, a click away). `openFirst`: the
- * page starts at a linked turn (a search hit's `after=`), so a run holding
- * the first turn is open and the linked turn shows.
+ * conversation (every turn is still there, a click away). `openAt`: the
+ * LSN a link landed on (a search hit's or a turn page's `at=`), so the run
+ * holding it is open and the linked turn shows.
  */
-export function Chat(props: { turns: Turn[]; openFirst?: boolean }) {
+export function Chat(props: { turns: Turn[]; openAt?: number }) {
   return (
     <>
-      {chatRuns(props.turns).map((run, i) =>
+      {chatRuns(props.turns).map((run) =>
         run.noise ? (
-          <details class="noise" open={props.openFirst === true && i === 0}>
+          <details class="noise" open={props.openAt !== undefined && run.turns.some((t) => t.lsn === props.openAt)}>
             <summary>
               {run.turns.length === 1 ? "1 bookkeeping turn" : `${run.turns.length} bookkeeping turns`} (harness metadata, zerodb's own context and calls) · LSN{" "}
               {run.turns.length === 1 ? run.turns[0]!.lsn : `${run.turns[0]!.lsn}–${run.turns.at(-1)!.lsn}`}

@@ -235,7 +235,10 @@ describe.skipIf(CHROMIUM === undefined)("a captured claude -p session in the vie
     await page.screenshot({ path: join(SHOTS, "claude-search.png"), fullPage: true });
     // The hit's session link opens the session at that turn, the turn first and targeted.
     const lsn = prompt[0]!.lsn;
-    await Promise.all([page.waitForURL(new RegExp(`/ui/session\\?s=.*&after=${lsn - 1}#t${lsn}$`)), hits.getByRole("link", { name: session }).click()]);
+    await Promise.all([
+      page.waitForURL(new RegExp(`/ui/session\\?s=.*&after=${lsn - 1}&at=${lsn}#t${lsn}$`)),
+      hits.getByRole("link", { name: session }).click(),
+    ]);
     expect(await page.locator("article.turn").first().getAttribute("id")).toBe(`t${lsn}`);
     expect(await page.locator("article.turn:target pre").textContent()).toBe(PROMPT);
     expect(await page.locator("article.turn").count()).toBe(turns.filter((t) => t.lsn >= lsn).length);
@@ -251,7 +254,8 @@ describe.skipIf(CHROMIUM === undefined)("a captured claude -p session in the vie
     const noiseHit = page.locator(".hit").filter({ has: page.getByRole("link", { name: `LSN ${lastPrompt!.lsn}`, exact: true }) });
     expect(await noiseHit.count()).toBe(1);
     await Promise.all([page.waitForURL(new RegExp(`#t${lastPrompt!.lsn}$`)), noiseHit.getByRole("link", { name: session }).click()]);
-    expect(await page.locator("details.noise").first().getAttribute("open")).toBe("");
+    expect(await page.locator(`details.noise:has(> article#t${lastPrompt!.lsn})`).getAttribute("open")).toBe("");
+    expect(await page.locator("details.noise[open]").count()).toBe(1);
     expect(await page.locator(`article#t${lastPrompt!.lsn}`).isVisible()).toBe(true);
     expect(await page.locator("article.turn:target").getAttribute("id")).toBe(`t${lastPrompt!.lsn}`);
 

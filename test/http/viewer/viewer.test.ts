@@ -251,9 +251,11 @@ describe("viewer", () => {
       const at = html.indexOf(text);
       expect(groups.some((g) => at > g.index! && at < g.index! + g[0].length)).toBe(false);
     }
-    // Linked to a turn in a run (a search hit's after=), the page opens that run.
-    const linked = await (await b.request("/ui/session?s=proj%2Fs&after=2")).text();
+    // Linked to a turn in a run (a search hit's at=), the page opens that run; paged past it (after= alone), it stays folded.
+    const linked = await (await b.request("/ui/session?s=proj%2Fs&after=2&at=4")).text();
     expect(linked).toContain('<details class="noise" open=""><summary>2 bookkeeping turns');
+    expect(await (await b.request("/ui/session?s=proj%2Fs&after=2")).text()).toContain('<details class="noise"><summary>2 bookkeeping turns');
+    expect(await (await b.request("/ui/session?s=proj%2Fs&at=2")).text()).not.toContain("open=");
   });
 
   test("a session pages by LSN", async () => {
