@@ -6,7 +6,7 @@
 import { Database } from "bun:sqlite";
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ZERODB, runJson, runZ } from "../helpers.ts";
+import { type RunResult, ZERODB, runJson, runZ } from "../helpers.ts";
 
 export { ZERODB, runJson, runZ };
 
@@ -283,4 +283,30 @@ export function scriptedMessagesApi(script: (body: { tools?: unknown[]; messages
       return new Response(out, { headers: { "content-type": "text/event-stream" } });
     },
   });
+}
+
+/**
+ * Runs a real `claude -p` offline (HARNESSES.md): HOME `home` (whose
+ * `.claude` is its config dir), in `cwd`, every model call going to the
+ * stand-in Messages API `api` (scriptedMessagesApi), nothing else sent anywhere.
+ * `args` follow `-p` (the prompt, then options such as --allowedTools).
+ */
+export async function runClaudeOffline(claude: string, opts: { home: string; cwd: string; api: { url: URL }; args: string[] }): Promise<RunResult> {
+  const proc = Bun.spawn([claude, "-p", ...opts.args], {
+    cwd: opts.cwd,
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: opts.home,
+      ANTHROPIC_BASE_URL: opts.api.url.origin,
+      ANTHROPIC_API_KEY: "offline-test-key",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_AUTOUPDATER: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
 }

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { projectSession } from "../../src/project.ts";
 import { harnessBin } from "../harness.ts";
 import { tempDir } from "../helpers.ts";
-import { type ScriptedBlock, type StoredTurn, logLines, onlyCaptureSession, readSession, runJson, scriptedMessagesApi } from "./_fixtures.ts";
+import { type ScriptedBlock, type StoredTurn, logLines, onlyCaptureSession, readSession, runClaudeOffline, runJson, scriptedMessagesApi } from "./_fixtures.ts";
 
 const NOTE = "The deploy key rotates every Tuesday (quokka-7)";
 
@@ -63,33 +63,18 @@ test("a real claude -p session that remembers and searches: zerodb's own output 
   await runJson(["fact", "set", `project/${projectSession(cwd)}/deploy`, JSON.stringify("blue-green on fly")], { home: dir.path });
   using api = scriptedApi();
   // No ZERODB_HOME: the hook and MCP commands connect wrote pin the home.
-  const proc = Bun.spawn(
-    [
-      claude,
-      "-p",
+  const { code, stdout, stderr } = await runClaudeOffline(claude, {
+    home: dir.path,
+    cwd,
+    api,
+    args: [
       "remember that the deploy key rotates every Tuesday, then look it up",
       "--allowedTools",
       "ToolSearch",
       "mcp__zerodb__remember",
       "mcp__zerodb__search",
     ],
-    {
-      cwd,
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: dir.path,
-        ANTHROPIC_BASE_URL: `http://127.0.0.1:${api.port}`,
-        ANTHROPIC_API_KEY: "offline-test-key",
-        DISABLE_TELEMETRY: "1",
-        DISABLE_AUTOUPDATER: "1",
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-    },
-  );
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  });
   expect({ code, stdout: stdout.trim(), stderr }).toEqual({ code: 0, stdout: "The deploy key rotates every Tuesday.", stderr: "" });
   // SessionEnd may leave a tail to a detached catch-up: sync waits for nothing and leaves nothing behind.
   await runJson(["capture", "sync"], { home: dir.path, env: { CLAUDE_CONFIG_DIR: join(dir.path, ".claude") } });

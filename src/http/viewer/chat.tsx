@@ -2,9 +2,11 @@
 /**
  * A turn as a chat message (DESIGN.md 13): prompts and replies open, tool
  * calls and results, system text and notes folded in `<details>`, a
- * subagent's turns (meta.isSidechain) indented.
+ * subagent's turns (meta.isSidechain) indented; a run of bookkeeping turns
+ * (what search leaves out by default) folded as one.
  */
 import type { Turn } from "../../schema/results.ts";
+import { SearchClass, turnClass } from "../../search/classify.ts";
 
 /**
  * Characters of a turn a session page shows: a page of 200 turns stays
@@ -13,10 +15,17 @@ import type { Turn } from "../../schema/results.ts";
  */
 export const TURN_PREVIEW_CHARS = 8192;
 
-/** The first line of a text, cut to `max` characters. */
-export function firstLine(text: string, max = 120): string {
-  const line = text.split("\n", 1)[0] ?? "";
-  return line.length > max ? `${line.slice(0, max)}…` : line;
+/**
+ * The start of a text on one line, cut to `max` characters: a folded turn's
+ * summary. Line breaks become spaces, so a captured call's summary shows its
+ * input after its tool (`[tool_use Read] {"file_path": …}`), not the tag alone.
+ */
+export function oneLine(text: string, max = 120): string {
+  const line = text
+    .slice(0, max * 4)
+    .replace(/\s+/g, " ")
+    .trim();
+  return line.length > max ? `${line.slice(0, max).toWellFormed()}…` : line;
 }
 
 /** The tool names a turn's meta lists (capture records them as meta.tools). */
@@ -70,12 +79,58 @@ export function TurnView(props: { turn: Turn; open?: boolean; whole?: boolean })
       </div>
       {folded(t) && !props.open ? (
         <details>
-          <summary>{firstLine(t.content) || "(empty)"}</summary>
+          <summary>{oneLine(t.content) || "(empty)"}</summary>
           {body}
         </details>
       ) : (
         body
       )}
     </article>
+  );
+}
+
+/** Whether search leaves a turn out by default (DESIGN.md 11, "Noise"): harness bookkeeping, zerodb's own calls, results and context. */
+export function isNoise(turn: Turn): boolean {
+  return turnClass(turn.role, turn.meta) === SearchClass.noise;
+}
+
+/** A session's turns in order, each run of consecutive noise turns as one group. */
+export function chatRuns(turns: Turn[]): ({ noise: false; turn: Turn } | { noise: true; turns: Turn[] })[] {
+  const out: ({ noise: false; turn: Turn } | { noise: true; turns: Turn[] })[] = [];
+  for (const turn of turns) {
+    const last = out.at(-1);
+    if (!isNoise(turn)) out.push({ noise: false, turn });
+    else if (last?.noise) last.turns.push(turn);
+    else out.push({ noise: true, turns: [turn] });
+  }
+  return out;
+}
+
+/**
+ * A page of a session as a chat: what was said in the open, each run of
+ * bookkeeping folded under one line so a captured session reads as its
+ * conversation (every turn is still there, a click away). `openAt`: the
+ * LSN a link landed on (a search hit's or a turn page's `at=`), so the run
+ * holding it is open and the linked turn shows.
+ */
+export function Chat(props: { turns: Turn[]; openAt?: number }) {
+  return (
+    <>
+      {chatRuns(props.turns).map((run) =>
+        run.noise ? (
+          <details class="noise" open={props.openAt !== undefined && run.turns.some((t) => t.lsn === props.openAt)}>
+            <summary>
+              {run.turns.length === 1 ? "1 bookkeeping turn" : `${run.turns.length} bookkeeping turns`} (harness metadata, zerodb's own context and calls) · LSN{" "}
+              {run.turns.length === 1 ? run.turns[0]!.lsn : `${run.turns[0]!.lsn}–${run.turns.at(-1)!.lsn}`}
+            </summary>
+            {run.turns.map((t) => (
+              <TurnView turn={t} />
+            ))}
+          </details>
+        ) : (
+          <TurnView turn={run.turn} />
+        ),
+      )}
+    </>
   );
 }

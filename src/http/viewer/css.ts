@@ -10,8 +10,8 @@ header nav { display: flex; flex-wrap: wrap; gap: .25rem .9rem; flex: 1; }
 header form { margin: 0; }
 main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
 a { color: var(--accent); }
-a:focus, button:focus, input:focus, select:focus, summary:focus { outline: 2px solid var(--accent); outline-offset: 2px; }
-h1 { font-size: 1.4rem; margin: .5rem 0 1rem; }
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+h1 { font-size: 1.4rem; margin: .5rem 0 1rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
@@ -23,10 +23,12 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0; font: 13
 .turn.assistant { margin-right: 10%; }
 .turn.sub { margin-left: 2rem; border-style: dashed; }
 .turn .who { font-size: 12px; color: var(--muted); display: flex; gap: .75rem; flex-wrap: wrap; }
-details > summary { cursor: pointer; color: var(--muted); }
+details > summary { cursor: pointer; color: var(--muted); overflow-wrap: anywhere; }
+details.noise { margin: .5rem 0; padding-left: .5rem; border-left: 3px solid var(--line); }
+details.noise > summary { font-size: 13px; }
 mark { background: var(--mark); color: inherit; }
 form.inline { display: inline; }
-label { display: inline-block; margin: .25rem .75rem .25rem 0; }
+label { display: inline-block; max-width: calc(100% - .75rem); margin: .25rem .75rem .25rem 0; }
 input[type=text], input[type=password], input[type=search], select { font: inherit; padding: .3rem .4rem; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); max-width: 100%; }
 button { font: inherit; padding: .3rem .8rem; border: 1px solid var(--line); border-radius: 6px; background: var(--card); color: var(--fg); cursor: pointer; }
 button.danger { border-color: var(--danger); color: var(--danger); }
@@ -43,5 +45,5 @@ svg.chart { max-width: 100%; height: auto; }
 table.checks th, table.checks td.status { white-space: nowrap; overflow-wrap: normal; }
 .status-warn, .status-fail { font-weight: 700; color: var(--danger); }
 footer { text-align: center; padding: 1rem; }
-@media (max-width: 600px) { .turn.user, .turn.assistant { margin-left: 0; margin-right: 0; } main { padding: .5rem; } }
+@media (max-width: 600px) { .turn.user, .turn.assistant { margin-left: 0; margin-right: 0; } main { padding: .5rem; } header nav { flex-basis: 100%; } header { padding: .5rem; } }
 `;

@@ -10,17 +10,15 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { type Browser, type BrowserContext, chromium } from "playwright-core";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from "playwright-core";
 import { tempDir } from "../../helpers.ts";
 import { type ServerProcess, createToken, startServer } from "../_server.ts";
+import { CHROMIUM, SHOTS, seriousViolations } from "./_browser.ts";
 import { spawnUi } from "./_ui.ts";
 
-const EXE = process.env.ZERODB_CHROMIUM ?? Bun.which("chromium") ?? Bun.which("chromium-browser") ?? Bun.which("google-chrome") ?? undefined;
+const EXE = CHROMIUM;
 if (EXE === undefined) console.warn("browser.test.ts: skipped: no chromium found (apt-get install -y chromium, or set ZERODB_CHROMIUM)");
-
-/** Screenshots of the main pages go here (ignored by git). */
-const SHOTS = resolve(import.meta.dir, "..", "..", "..", "test-output", "viewer");
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
@@ -45,8 +43,8 @@ describe.skipIf(EXE === undefined)("viewer in Chromium", () => {
   }
 
   /** A context whose every request is recorded; anything not for the server is refused (no outbound request). */
-  async function checkedContext(): Promise<BrowserContext> {
-    const ctx = await browser.newContext();
+  async function checkedContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+    const ctx = await browser.newContext(options);
     await ctx.route("**/*", (route) => {
       const url = route.request().url();
       requested.push(url);
@@ -56,8 +54,8 @@ describe.skipIf(EXE === undefined)("viewer in Chromium", () => {
   }
 
   /** A context logged in through the login form with a token. */
-  async function loggedIn(token: string): Promise<BrowserContext> {
-    const ctx = await checkedContext();
+  async function loggedIn(token: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+    const ctx = await checkedContext(options);
     const page = await ctx.newPage();
     await page.goto(`${server.url}/`);
     await page.fill('input[name="token"]', token);
@@ -215,6 +213,102 @@ describe.skipIf(EXE === undefined)("viewer in Chromium", () => {
     await ctx.close();
   });
 
+  /** The main pages, each with something on it (turns, hits, charts). */
+  const MAIN_PAGES = [
+    "/ui",
+    "/ui/session?s=proj%2Falpha",
+    "/ui/search?q=rocket",
+    "/ui/stats",
+    "/ui/turn/1",
+    "/ui/facts",
+    "/ui/links",
+    "/ui/objects",
+    "/ui/forget",
+  ];
+
+  test("at phone width (375×740) no main page is wider than the screen", async () => {
+    const ctx = await loggedIn(alice, { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+    const page = await ctx.newPage();
+    const wide: { path: string; scrollWidth: number; clientWidth: number }[] = [];
+    for (const path of MAIN_PAGES) {
+      await page.goto(`${server.url}${path}`);
+      const { scrollWidth, clientWidth } = (await page.evaluate(
+        "({ scrollWidth: document.scrollingElement.scrollWidth, clientWidth: document.scrollingElement.clientWidth })",
+      )) as { scrollWidth: number; clientWidth: number };
+      // The layout viewport is the device's width (the page's viewport meta), not a zoomed-out desktop page.
+      expect(clientWidth).toBe(375);
+      if (scrollWidth > clientWidth) wide.push({ path, scrollWidth, clientWidth });
+    }
+    expect(wide).toEqual([]);
+    await page.goto(`${server.url}/ui/session?s=proj%2Falpha`);
+    await page.screenshot({ path: join(SHOTS, "session-phone.png"), fullPage: true });
+    await ctx.close();
+  });
+
+  test("in dark mode the pages are dark and their text contrast passes axe-core", async () => {
+    const ctx = await loggedIn(alice, { colorScheme: "dark" });
+    const page = await ctx.newPage();
+    /** Relative luminance (WCAG) of a computed `rgb(...)` colour. */
+    const luminance = (css: string): number => {
+      const [r, g, b] = (css.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((v) => {
+        const c = Number(v) / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      }) as [number, number, number];
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const found: { page: string; id: string; impact: string; help: string }[] = [];
+    for (const path of ["/ui/session?s=proj%2Falpha", "/ui/search?q=rocket", "/ui/stats"]) {
+      await page.goto(`${server.url}${path}`);
+      const colours = (await page.evaluate(
+        "({ page: getComputedStyle(document.body).backgroundColor, text: getComputedStyle(document.body).color, scheme: matchMedia('(prefers-color-scheme: dark)').matches })",
+      )) as { page: string; text: string; scheme: boolean };
+      expect(colours.scheme).toBe(true);
+      expect(luminance(colours.page)).toBeLessThan(0.05);
+      expect(luminance(colours.text)).toBeGreaterThan(0.6);
+      for (const v of await seriousViolations(page)) found.push({ page: path, ...v });
+    }
+    expect(found).toEqual([]);
+    await page.goto(`${server.url}/ui/search?q=rocket`);
+    await page.screenshot({ path: join(SHOTS, "search-dark.png"), fullPage: true });
+    await ctx.close();
+  });
+
+  test("keyboard: Tab from the top reaches the navigation then the search box, each visibly focused; Enter follows a link", async () => {
+    const ctx = await loggedIn(alice);
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/ui/search`);
+    /** What has the focus: its tag, its name, and whether anything shows it (an outline or a box-shadow). */
+    const focused = async () =>
+      (await page.evaluate(`(() => {
+        const e = document.activeElement;
+        const s = getComputedStyle(e);
+        const outline = s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0;
+        return { tag: e.tagName.toLowerCase(), name: e.getAttribute("name") ?? e.textContent.trim(), shown: outline || s.boxShadow !== "none" };
+      })()`)) as { tag: string; name: string; shown: boolean };
+    const order: { tag: string; name: string; shown: boolean }[] = [];
+    for (let i = 0; i < 11; i++) {
+      await page.keyboard.press("Tab");
+      order.push(await focused());
+    }
+    const nav = ["Sessions", "Search", "Facts", "Links", "Objects", "Stats", "Capture", "Doctor", "Forget"];
+    expect(order).toEqual([
+      ...nav.map((name) => ({ tag: "a", name, shown: true })),
+      { tag: "button", name: "Log out", shown: true },
+      { tag: "input", name: "q", shown: true },
+    ]);
+    // Type a query into the search box the keyboard reached, and submit it with Enter.
+    await page.keyboard.type("rocket");
+    await Promise.all([page.waitForURL(/\/ui\/search\?q=rocket/), page.keyboard.press("Enter")]);
+    expect(await page.locator(".hit mark").first().textContent()).toBe("rocket");
+    // Back at the top, Tab to Stats and press Enter: the link is followed.
+    await page.goto(`${server.url}/ui`);
+    for (let i = 0; i < nav.indexOf("Stats") + 1; i++) await page.keyboard.press("Tab");
+    expect(await focused()).toEqual({ tag: "a", name: "Stats", shown: true });
+    await Promise.all([page.waitForURL(`${server.url}/ui/stats`), page.keyboard.press("Enter")]);
+    expect(await page.locator("h1").textContent()).toBe("Stats");
+    await ctx.close();
+  });
+
   test("another tenant's cookie sees none of it", async () => {
     const ctx = await loggedIn(bob);
     const page = await ctx.newPage();
@@ -279,30 +373,14 @@ describe.skipIf(EXE === undefined)("viewer in Chromium", () => {
   });
 
   test("axe-core finds no serious or critical accessibility violation on the main pages", async () => {
-    // Evaluated by the test driver (CDP, not subject to the page's CSP).
-    const axe = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
     const ctx = await loggedIn(alice);
     const page = await ctx.newPage();
     const found: { page: string; id: string; impact: string; help: string }[] = [];
     const pages = ["/ui", "/ui/session?s=proj%2Fbeta", "/ui/search?q=beta", "/ui/facts", "/ui/fact?key=deploy%2Ftarget", "/ui/links", "/ui/objects"];
-    for (const path of [...pages, "/ui/stats", "/ui/stats?days=365", "/ui/forget", "/ui/capture", "/ui/doctor"]) {
+    for (const path of [...pages, "/ui/stats", "/ui/stats?days=365", "/ui/forget", "/ui/capture", "/ui/doctor", "/"]) {
       await page.goto(`${server.url}${path}`);
-      await page.evaluate(axe);
-      const violations = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)")) as {
-        id: string;
-        impact: string;
-        help: string;
-      }[];
-      for (const v of violations) if (v.impact === "serious" || v.impact === "critical") found.push({ page: path, id: v.id, impact: v.impact, help: v.help });
+      for (const v of await seriousViolations(page)) found.push({ page: path, ...v });
     }
-    await page.goto(`${server.url}/`);
-    await page.evaluate(axe);
-    const login = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)")) as {
-      id: string;
-      impact: string;
-      help: string;
-    }[];
-    for (const v of login) if (v.impact === "serious" || v.impact === "critical") found.push({ page: "/", id: v.id, impact: v.impact, help: v.help });
     expect(found).toEqual([]);
     await ctx.close();
   });
@@ -317,16 +395,11 @@ describe.skipIf(EXE === undefined)("viewer in Chromium", () => {
     await using ui = spawnUi(home.path);
     const link = await ui.firstLine();
     const origin = new URL(link).origin;
-    const axe = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
     const ctx = await browser.newContext();
     await ctx.route("**/*", (route) => (route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort()));
     const page = await ctx.newPage();
     await page.goto(link);
     await page.waitForURL(`${origin}/ui`);
-    const serious = async () =>
-      ((await page.evaluate("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)")) as { id: string; impact: string }[])
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => v.id);
     await page.getByRole("link", { name: "Doctor" }).click();
     await Promise.all([page.waitForURL(/\/ui\/doctor\?run=1$/), page.getByRole("button", { name: "Run the checks" }).click()]);
     expect(await page.locator('tr[data-check="store"]').getAttribute("data-status")).toBe("pass");
@@ -334,15 +407,13 @@ describe.skipIf(EXE === undefined)("viewer in Chromium", () => {
     expect(await page.locator('tr[data-check="mcp"]').getAttribute("data-status")).toBe("pass");
     expect(await page.locator("p[role=status]").textContent()).toMatch(/^(All checks passed|\d+ check\(s\) failed)/);
     await page.screenshot({ path: join(SHOTS, "doctor.png"), fullPage: true });
-    await page.evaluate(axe);
-    expect(await serious()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.goto(`${origin}/ui/capture`);
     const claude = page.locator('tr[data-harness="claude-code"] td');
     expect(await claude.allTextContents()).toEqual(["1", "0", "2", "1 transcript(s) behind: run zerodb capture sync; 1 transcript(s) not captured yet"]);
     for (const h of ["codex", "gemini"]) expect(await page.locator(`tr[data-harness="${h}"] td`).last().textContent()).toBe("no transcripts on this machine");
     await page.screenshot({ path: join(SHOTS, "capture.png"), fullPage: true });
-    await page.evaluate(axe);
-    expect(await serious()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await ctx.close();
     ui.proc.kill("SIGTERM");
     expect(await ui.proc.exited).toBe(0);

@@ -12,7 +12,8 @@ test("the viewer answers to --public-host names and loopback, and refuses any ot
   using dir = tempDir();
   const token = await createToken(dir.path, "alice");
   await using server = await startServer(dir.path, ["--public-host", "Memory.Team.Example,10.1.2.3"]);
-  expect(server.stderr()).toContain("the web viewer also answers to memory.team.example, 10.1.2.3");
+  // Printed after the listening line (startServer waits only for that one): waited for, not read at once.
+  expect(await server.waitForLine(/^the web viewer also answers to /)).toBe("the web viewer also answers to memory.team.example, 10.1.2.3");
   const port = new URL(server.url).port;
   const login = (host: string) =>
     fetch(`${server.url}/ui/login`, {

@@ -221,6 +221,43 @@ describe("viewer", () => {
     expect(html).not.toContain("javascript:");
   });
 
+  test("a session's bookkeeping is folded run by run; what was said, and a remembered note, stay open", async () => {
+    using v = viewerApp();
+    const { token } = await v.store.tokens.create({ tenant: "alice" });
+    const bk = (type: string, position: number) => ({ kind: "system", noise: "bookkeeping", type, position });
+    await v.store.memory("alice").append({
+      session: "proj/s",
+      entries: [
+        { role: "system", content: "[queue-operation] enqueue", meta: bk("queue-operation", 0) },
+        { role: "user", content: "the question", meta: { kind: "prompt", type: "user", position: 1 } },
+        { role: "system", content: "<system-reminder> one", meta: bk("attachment", 2) },
+        // Captured before capture classified lines: known by its type alone.
+        { role: "system", content: "[last-prompt] the question", meta: { type: "last-prompt", position: 3 } },
+        { role: "assistant", content: "the answer", meta: { kind: "reply", type: "assistant", position: 4 } },
+        { role: "note", content: "a note someone chose to keep" },
+      ],
+    });
+    const b = browser(v.app);
+    await b.login(token);
+    const html = await (await b.request("/ui/session?s=proj%2Fs")).text();
+    const groups = [...html.matchAll(/<details class="noise"( open="")?><summary>([^<]*)<\/summary>(.*?)<\/details><(?:article|\/main)/gs)];
+    expect(groups.map((g) => [g[1] ?? "", g[2], [...g[3]!.matchAll(/<article class="[^"]*" id="t(\d+)"/g)].map((a) => Number(a[1]))])).toEqual([
+      ["", "1 bookkeeping turn (harness metadata, zerodb&#39;s own context and calls) · LSN 1", [1]],
+      ["", "2 bookkeeping turns (harness metadata, zerodb&#39;s own context and calls) · LSN 3–4", [3, 4]],
+    ]);
+    // Every turn is on the page, in order; the prompt, the reply and the note outside any group.
+    expect([...html.matchAll(/<article class="[^"]*" id="t(\d+)"/g)].map((a) => Number(a[1]))).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const text of ["the question</pre>", "the answer</pre>", "a note someone chose to keep</pre>"]) {
+      const at = html.indexOf(text);
+      expect(groups.some((g) => at > g.index! && at < g.index! + g[0].length)).toBe(false);
+    }
+    // Linked to a turn in a run (a search hit's at=), the page opens that run; paged past it (after= alone), it stays folded.
+    const linked = await (await b.request("/ui/session?s=proj%2Fs&after=2&at=4")).text();
+    expect(linked).toContain('<details class="noise" open=""><summary>2 bookkeeping turns');
+    expect(await (await b.request("/ui/session?s=proj%2Fs&after=2")).text()).toContain('<details class="noise"><summary>2 bookkeeping turns');
+    expect(await (await b.request("/ui/session?s=proj%2Fs&at=2")).text()).not.toContain("open=");
+  });
+
   test("a session pages by LSN", async () => {
     using v = viewerApp();
     const { token } = await v.store.tokens.create({ tenant: "alice" });

@@ -88,7 +88,7 @@ export function searchPages(ui: Hono<ViewerEnv>): void {
                   {h.kind === "turn" ? (
                     <>
                       <a href={`/ui/turn/${h.lsn}`}>LSN {h.lsn}</a> · {h.role} in{" "}
-                      <a href={`${href("/ui/session", { s: h.session ?? "", after: h.lsn - 1 })}#t${h.lsn}`}>{h.session}</a>
+                      <a href={`${href("/ui/session", { s: h.session ?? "", after: h.lsn - 1, at: h.lsn })}#t${h.lsn}`}>{h.session}</a>
                     </>
                   ) : (
                     <>

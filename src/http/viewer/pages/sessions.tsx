@@ -2,7 +2,7 @@
 /** The overview (projects and sessions, newest first), a session as a chat paged by LSN, and a turn by its LSN. */
 import type { Hono } from "hono";
 import { ZeroDbError } from "../../../errors.ts";
-import { TurnView } from "../chat.tsx";
+import { Chat, TurnView } from "../chat.tsx";
 import { Layout, size } from "../layout.tsx";
 import { allSessions, findTurn, projects } from "../lookup.ts";
 import { type ViewerEnv, frame, href, intParam, required } from "../page.ts";
@@ -81,9 +81,7 @@ export function sessionPages(ui: Hono<ViewerEnv>): void {
             <span class="muted">turns after LSN {after}</span>
           </p>
         )}
-        {page.turns.map((t) => (
-          <TurnView turn={t} />
-        ))}
+        <Chat turns={page.turns} openAt={intParam(c, "at")} />
         {page.turns.length === 0 && <p>No more turns.</p>}
         <p class="pager">{page.next !== null && <a href={href("/ui/session", { s: name, after: page.next })}>Next {SESSION_PAGE} turns</a>}</p>
       </Layout>,
@@ -98,7 +96,7 @@ export function sessionPages(ui: Hono<ViewerEnv>): void {
       <Layout {...frame(c, `Turn ${lsn}`)}>
         <h1>Turn {lsn}</h1>
         <p>
-          In <a href={`${href("/ui/session", { s: turn.session, after: lsn - 1 })}#t${lsn}`}>{turn.session}</a> (
+          In <a href={`${href("/ui/session", { s: turn.session, after: lsn - 1, at: lsn })}#t${lsn}`}>{turn.session}</a> (
           <a href={href("/ui/session", { s: turn.session })}>from its start</a>) ·{" "}
           <a href={href("/ui/forget", { kind: "turn", value: lsn })}>Forget this turn…</a>
         </p>
