@@ -17,7 +17,8 @@ import { connectionLost, fromPgError } from "./errors.ts";
 import { factGet, factList, factSet, linkAdd } from "./facts.ts";
 import { forget } from "./forget.ts";
 import { migrate } from "./migrate.ts";
-import { pgObjects } from "./objects.ts";
+import { adoptLocalBlobs, pgObjects } from "./objects.ts";
+import { reapIdleUploads } from "./blobs.ts";
 import { search } from "./search.ts";
 import { stats } from "./stats.ts";
 import { pgTokens } from "./tokens.ts";
@@ -29,7 +30,7 @@ import { redactUrl } from "./url.ts";
 export interface PostgresStoreOptions {
   /** postgres:// URL of the database. */
   url: string;
-  /** The local data dir that holds object bytes (objects.ts). */
+  /** The local data dir, where a schema-1 `serve` kept object bytes (objects.ts adopts them into the database). */
   dataDir: string;
   /** Largest object accepted (config max_object_bytes). */
   maxObjectBytes?: number;
@@ -56,9 +57,14 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     await sql.close().catch(() => {});
     throw fromPgError(err, shown);
   }
-  const objects = pgObjects(sql, opts.dataDir, { maxObjectBytes: opts.maxObjectBytes });
-  // A put that died between publishing its blob and committing its ref left a blob no ref needs (I7).
-  await objects.collect(objects.orphans).catch(() => {});
+  // Uploads whose process died are removed; blobs schema 1 kept on this machine's disk move into the database.
+  await reapIdleUploads(sql).catch(() => {});
+  try {
+    await adoptLocalBlobs(sql, opts.dataDir, opts.maxObjectBytes);
+  } catch (err) {
+    await sql.close().catch(() => {});
+    throw fromPgError(err, shown);
+  }
   const redactOn = opts.redact ?? true;
   let closed = false;
 
@@ -89,6 +95,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
         }
       }
     });
+  const objects = pgObjects(sql, { maxObjectBytes: opts.maxObjectBytes, retryRead: runRead });
 
   const memory = (tenant: string): Memory => {
     checkTenant(tenant);
@@ -110,13 +117,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
         }),
       factGet: (i) => runRead(() => factGet(sql, tenant, parseInput(In.FactGetInput, i))),
       factList: (i) => runRead(() => factList(sql, tenant, parseInput(In.FactListInput, i ?? {}))),
-      forget: (i) =>
-        run(async () => {
-          const outcome = await forget(sql, tenant, parseInput(In.ForgetInput, i));
-          // Blobs whose last ref went are deleted before the forget returns; a failure leaves them for the next forget.
-          await objects.collect(outcome.digests).catch(() => {});
-          return outcome.result;
-        }),
+      forget: (i) => run(() => forget(sql, tenant, parseInput(In.ForgetInput, i))),
       objectPut: (body, meta) => run(() => objects.put(tenant, body, meta)),
       objectGet: (i) => run(() => objects.get(tenant, parseInput(In.ObjectGetInput, i))),
       objectList: (i) => runRead(() => objects.list(tenant, parseInput(In.ObjectListInput, i ?? {}))),
