@@ -22,7 +22,6 @@ interface Match {
   idem_key: string | null;
 }
 
-
 /** The live rows of a tenant that a selector matches (FOR UPDATE inside a write). */
 async function matches(tx: Q, tenant: string, sel: Selector): Promise<Match[]> {
   const prefixed = (kind: string, prefix: string) => {
