@@ -10,6 +10,7 @@ import { zcommand } from "../command.ts";
 import { harnessContext } from "../connect-common.ts";
 import { configFrom, openLocalStore } from "../context.ts";
 import type { SharedFlags } from "../args.ts";
+import { databaseArg } from "../args.ts";
 
 /** The config the flags name; a bad config file is a failed check, and doctor goes on with defaults. */
 function doctorConfig(args: SharedFlags): { config: Config; first: Check } {
@@ -70,6 +71,7 @@ const MARK = { pass: "ok  ", warn: "warn", fail: "FAIL" } as const;
 /** `zerodb doctor`: every check of DESIGN.md 7.1, one line each; exit 1 on any failure. */
 export default zcommand({
   meta: { name: "doctor", description: "Check the home, the store, the MCP server, harness registrations, hooks and the server; print a fix for each failure" },
+  args: { ...databaseArg },
   async run(args): Promise<DoctorReport> {
     const { config, first } = doctorConfig(args);
     // A missing home is created (0700) like every command does; an existing one is checked as it is.
@@ -81,7 +83,11 @@ export default zcommand({
       }
     }
     const ctx = { config, harness: harnessContext(), self: selfCommand(process.execPath, Bun.main), storeArgs: storeArgs(args), cwd: process.cwd() };
-    return runDoctor(ctx, { openStore: () => openLocalStore(config), openScratch: () => openScratch(config), first: [first] });
+    return runDoctor(ctx, {
+      openStore: () => openLocalStore(config),
+      ...(config.database ? {} : { openScratch: () => openScratch(config) }),
+      first: [first],
+    });
   },
   human: (r: DoctorReport) => {
     const width = Math.max(...r.checks.map((c) => c.name.length));

@@ -1,5 +1,6 @@
 import { isLoopbackHost } from "../../http/serve.ts";
 import { zcommand } from "../command.ts";
+import { databaseArg } from "../args.ts";
 import { configFrom, openLocalStore } from "../context.ts";
 import { ui } from "../log.ts";
 import { UsageError, intFlag } from "../parse.ts";
@@ -33,11 +34,7 @@ export default zcommand({
     host: { type: "string", description: "the address to listen on (default 127.0.0.1)", valueHint: "host" },
     port: { type: "string", description: "the port (default 7077; 0 picks a free one)", valueHint: "port" },
     "allow-remote": { type: "boolean", description: "allow a host other machines can reach (no TLS: put a TLS proxy in front)" },
-    database: {
-      type: "string",
-      description: "keep the store in PostgreSQL (postgres://user@host/db; also ZERODB_DATABASE, config database)",
-      valueHint: "url",
-    },
+    ...databaseArg,
   },
   async run(args) {
     const host = args.host === undefined ? "127.0.0.1" : String(args.host);
@@ -52,7 +49,6 @@ export default zcommand({
       );
     }
     const config = configFrom(args);
-    if (args.database !== undefined) config.database = parseDatabaseFlag(String(args.database));
     const store = await openLocalStore(config);
     try {
       const [{ createApp }, { serveHttp }, { createViewer }] = await Promise.all([
@@ -82,12 +78,6 @@ export default zcommand({
     return undefined;
   },
 });
-
-/** The --database flag: a postgres:// URL, checked before anything connects (its text never echoed: it may hold a password). */
-function parseDatabaseFlag(value: string): string {
-  if (!/^postgres(ql)?:\/\/./.test(value)) throw new UsageError("database: must be a postgres:// URL", "database");
-  return value;
-}
 
 /**
  * What a person starting the server needs next (issue 17, item 6): where the
