@@ -17,6 +17,8 @@ export interface TestPostgres {
   database(): Promise<string>;
   /** The server's data directory (for byte scans). */
   dataDir: string;
+  /** Stops the server (a fast shutdown: every connection is ended) and starts it again on the same port and data. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -55,7 +57,8 @@ export async function startPostgres(): Promise<TestPostgres | { error: string }>
     port,
     user: "postgres",
     password,
-    persistent: false,
+    // Kept across restart(); stop() below removes the whole temp dir.
+    persistent: true,
     onLog: () => {},
     onError: () => {},
   });
@@ -77,6 +80,10 @@ export async function startPostgres(): Promise<TestPostgres | { error: string }>
       // FILE_COPY copies the small template's files instead of logging every page (PostgreSQL 15's default): faster here.
       await admin.unsafe(`CREATE DATABASE ${name} STRATEGY FILE_COPY`);
       return `${base}/${name}`;
+    },
+    async restart() {
+      await pg.stop();
+      await pg.start();
     },
     async stop() {
       // Without a timeout, close waits for the pool's idle connections and never returns.
