@@ -147,6 +147,23 @@ if (!server) {
       store.close();
     });
 
+    test("a Range read fetches only the chunks it covers: with every other chunk deleted it still answers, a whole read does not", async () => {
+      using dir = tempDir("zerodb-pg-objects-range-");
+      const url = await server.database();
+      const store = await openStore({ dataDir: dir.path, database: url });
+      const m = store.memory("alice");
+      const bytes = await bytesOf(byteStream(4 * CHUNK_BYTES, 5));
+      const { object } = await m.objectPut(bytes);
+      const sql = new SQL(url);
+      await sql`DELETE FROM blob_chunks WHERE seq <> 2`;
+      await sql.close({ timeout: 1 });
+      const C = CHUNK_BYTES;
+      const part = await bytesOf((await m.objectGet({ object })).read({ start: 2 * C + 10, end: 3 * C - 10 }));
+      expect(Buffer.compare(part, bytes.subarray(2 * C + 10, 3 * C - 10))).toBe(0);
+      expect(await codeOf(bytesOf((await m.objectGet({ object })).read()))).toBe("not_found");
+      store.close();
+    });
+
     test("an upload whose serve is killed leaves its chunks only until it is idle; then they are removed", async () => {
       using dir = tempDir("zerodb-pg-objects-kill-");
       const url = await server.database();
