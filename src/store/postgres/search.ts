@@ -138,7 +138,7 @@ async function searchTerms(tx: SQL, tenant: string, input: SearchInput, terms: T
     const again = await matchFlags(tx, tenant, input, terms, lacking);
     const dfsAgain = dfOf(again);
     // Only the lacking terms whose trigram match found rows keep it.
-    lacking.forEach((l, i) => (trigram[i] = l && dfsAgain[i]! > 0));
+    for (const [i, l] of lacking.entries()) trigram[i] = l && dfsAgain[i]! > 0;
     if (trigram.some(Boolean)) {
       flags = again;
       dfs = dfsAgain;

@@ -11,8 +11,9 @@ import * as In from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import type { TapeRecord } from "../../schema/tape.ts";
 import { redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
-import type { CheckResult, Memory, Store } from "../types.ts";
+import type { Memory, Store } from "../types.ts";
 import { pgCapture } from "./capture.ts";
+import { checkDatabase } from "./check.ts";
 import { connectionLost, fromPgError } from "./errors.ts";
 import { factGet, factList, factSet, linkAdd } from "./facts.ts";
 import { forget } from "./forget.ts";
@@ -149,11 +150,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       }
     },
     importTape: (records) => run(() => importRecords(sql, records)),
-    check: () =>
-      run(async (): Promise<CheckResult> => {
-        await sql`SELECT 1`;
-        return { ok: true, detail: `connected to ${shown} (record checksums are not built on this engine yet)` };
-      }),
+    check: () => runRead(() => checkDatabase(sql, shown)),
     close: () => {
       if (closed) return;
       closed = true;

@@ -68,7 +68,7 @@ async function client(id: number, pick: Pick, token: string, more: (i: number) =
     const res = (await until200(pick, "/v1/turns", { method: "POST", headers: { ...auth, "content-type": "application/json" }, body }, out.failures)) as {
       entries: { lsn: number }[];
     };
-    res.entries.forEach((e, j) => out.acked.set(entries[j]!.idem_key, { lsn: e.lsn, content: entries[j]!.content }));
+    for (const [j, e] of res.entries.entries()) out.acked.set(entries[j]!.idem_key, { lsn: e.lsn, content: entries[j]!.content });
     if (i % 10 === 5) {
       const bytes = new Uint8Array(1536 * 1024).fill(id * 16 + (i % 16));
       const key = `object:${id}:${i}`;

@@ -144,6 +144,7 @@ if (!server) {
       expect(await blobRows(url)).toEqual({ objects: 2, chunks: 4, uploads: 0 });
       await b.forget({ selector: { object } });
       expect(await blobRows(url)).toEqual({ objects: 1, chunks: 1, uploads: 0 });
+      expect(await store.check()).toMatchObject({ ok: true, detail: expect.stringContaining("1 object(s), every one whole; 0 upload(s) in progress") });
       store.close();
     });
 
@@ -161,6 +162,8 @@ if (!server) {
       const part = await bytesOf((await m.objectGet({ object })).read({ start: 2 * C + 10, end: 3 * C - 10 }));
       expect(Buffer.compare(part, bytes.subarray(2 * C + 10, 3 * C - 10))).toBe(0);
       expect(await codeOf(bytesOf((await m.objectGet({ object })).read()))).toBe("not_found");
+      // What doctor's store check says of it.
+      expect(await store.check()).toEqual({ ok: false, detail: "1 object(s) miss chunks of their bytes" });
       store.close();
     });
 
