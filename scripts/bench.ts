@@ -35,7 +35,7 @@ const machine = {
 const describe = `${machine.cpus} × ${machine.cpu}, ${machine.memory_gib} GiB, ${machine.platform}, bun ${machine.bun}`;
 console.log(`zerodb bench (${quick ? "quick" : "full"}) on ${describe}`);
 
-const sections: Section[] = (await Promise.all(SECTIONS.map((load) => load()))).filter((s) => !only || only.has(s.name) || s.name === "machine");
+const sections: Section[] = (await Promise.all(SECTIONS.map((load) => load()))).filter((s) => (only ? only.has(s.name) : !s.optIn) || s.name === "machine");
 const failed: string[] = [];
 for (const section of sections) {
   const dir = tmp(`zerodb-bench-${section.name}-`);

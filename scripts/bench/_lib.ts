@@ -34,6 +34,8 @@ export interface BenchContext {
 /** A bench section. */
 export interface Section {
   name: string;
+  /** Runs only when named in --only (it needs minutes or a server of its own). */
+  optIn?: boolean;
   run(ctx: BenchContext): Promise<Figure[]>;
 }
 

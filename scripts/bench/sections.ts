@@ -18,4 +18,5 @@ export const SECTIONS: (() => Promise<Section>)[] = [
   () => load(import("./recall.ts")),
   () => load(import("./viewer.ts")),
   () => load(import("./compression.ts")),
+  () => load(import("./postgres.ts")),
 ];

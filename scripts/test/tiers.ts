@@ -30,6 +30,7 @@ export const SLOW_FILES: Readonly<Record<string, string>> = {
   "test/connect/clients.test.ts": "the real harness CLIs read what connect wrote",
   "test/store/postgres/*.test.ts": "start a real PostgreSQL and several serve processes",
   "test/store/contract/postgres.contract.test.ts": "starts a real PostgreSQL",
+  "test/store/contract/http-postgres.contract.test.ts": "a real PostgreSQL and a serve per case",
   "test/http/viewer/browser.test.ts": "drives a real headless Chromium against a real serve",
 };
 

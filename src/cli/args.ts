@@ -13,6 +13,19 @@ export const sharedArgs = {
   verbose: { type: "boolean", alias: "v", description: "print extra detail where a command has it (the store used, error codes and causes)" },
 } as const satisfies ArgsDef;
 
+/**
+ * `--database postgres://...`: the commands that open a store (serve, token,
+ * import, export, stats, doctor) can act on a team server's PostgreSQL
+ * database directly (also ZERODB_DATABASE, config `database`).
+ */
+export const databaseArg = {
+  database: {
+    type: "string",
+    description: "act on the store in this PostgreSQL database (postgres://user@host/db; also ZERODB_DATABASE, config database)",
+    valueHint: "url",
+  },
+} as const satisfies ArgsDef;
+
 /** The shared flags as parsed. */
 export interface SharedFlags {
   home?: string;
@@ -21,6 +34,8 @@ export interface SharedFlags {
   tenant?: string;
   "token-file"?: string;
   config?: string;
+  /** Only on the commands that take databaseArg. */
+  database?: string;
   json?: boolean;
   quiet?: boolean;
   verbose?: boolean;

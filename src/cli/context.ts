@@ -10,10 +10,15 @@ import { type Memory, type Store, dataDirPaths, openStore } from "../store/index
 import { guardPrivatePaths } from "../util/private-path.ts";
 import type { SharedFlags } from "./args.ts";
 import { ui } from "./log.ts";
+import { UsageError, databaseFlag } from "./parse.ts";
 
 /** The configuration the shared flags describe. */
 export function configFrom(flags: SharedFlags): Config {
-  return resolveConfig({
+  const database = databaseFlag(flags.database);
+  // Two stores named at once: which one a write went to must never be a guess.
+  if (database !== undefined && flags.url !== undefined) throw new UsageError("give --url or --database, not both", "database");
+  const config = resolveConfig({
+    database,
     home: flags.home,
     dataDir: flags["data-dir"],
     url: flags.url,
@@ -21,6 +26,8 @@ export function configFrom(flags: SharedFlags): Config {
     tokenFile: flags["token-file"],
     config: flags.config,
   });
+  // --database on the command line wins over a URL from the environment or the config: the store is opened directly.
+  return database === undefined ? config : { ...config, url: undefined };
 }
 
 /** Opens the local store of a configuration (creating the home when the data dir is in it). */

@@ -15,6 +15,14 @@ export function intFlag(field: string, value: unknown): number | undefined {
   return value === undefined ? undefined : wholeNumber(field, value);
 }
 
+/** The --database flag: a postgres:// URL, checked before anything connects (its text never echoed: it may hold a password). */
+export function databaseFlag(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const url = String(value);
+  if (!/^postgres(ql)?:\/\/./.test(url)) throw new UsageError("database: must be a postgres:// URL", "database");
+  return url;
+}
+
 /** A JSON object flag (such as --meta). */
 export function jsonObjectFlag(field: string, value: unknown): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;

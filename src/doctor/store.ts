@@ -17,7 +17,9 @@ function restoreFix(file: string): string {
 }
 
 /** The fix for a failure of the given kind in the data dir. */
-function fixFor(e: ZeroDbError, dataDir: string): string {
+function fixFor(e: ZeroDbError, dataDir: string, database?: string): string {
+  if (database !== undefined && e.code === "unavailable")
+    return "check that PostgreSQL runs and that the URL's host, user, password and database are right (--database, ZERODB_DATABASE or config database)";
   if (e.code === "storage_full") return `free disk space on the file system of ${dataDir}`;
   if (e.code === "corrupt") return restoreFix(join(dataDir, DB_FILE));
   if (e.code === "unavailable") return `chmod -R u+rwX ${shellQuote(dataDir)} (and stop any process holding the store locked)`;
@@ -29,15 +31,17 @@ function fixFor(e: ZeroDbError, dataDir: string): string {
 /** Opens the store and runs quick_check; the store is returned for the round trips when it is usable. */
 export async function storeCheck(ctx: DoctorContext, open: () => Promise<Store>): Promise<{ check: Check; store?: Store }> {
   const dataDir = ctx.config.dataDir;
-  const file = join(dataDir, DB_FILE);
+  // A PostgreSQL store's errors name its database (password hidden) themselves.
+  let file = ctx.config.database ? "the database" : join(dataDir, DB_FILE);
   let store: Store;
   try {
     store = await open();
   } catch (err) {
     const e = toZeroDbError(err);
     const what = e.code === "corrupt" ? `${file} is damaged or not a zerodb store` : e.code === "internal" ? `cannot open ${file}` : e.message;
-    return { check: check("store", "fail", what, fixFor(e, dataDir)) };
+    return { check: check("store", "fail", what, fixFor(e, dataDir, ctx.config.database)) };
   }
+  if (ctx.config.database) file = store.dataDir;
   try {
     const r = await store.check();
     if (!r.ok) {
@@ -48,7 +52,14 @@ export async function storeCheck(ctx: DoctorContext, open: () => Promise<Store>)
   } catch (err) {
     store.close();
     const e = toZeroDbError(err);
-    return { check: check("store", "fail", `${file} is damaged (${e.code === "internal" ? "quick_check failed" : e.message})`, fixFor(e, dataDir)) };
+    return {
+      check: check(
+        "store",
+        "fail",
+        `${file} is damaged (${e.code === "internal" ? "quick_check failed" : e.message})`,
+        fixFor(e, dataDir, ctx.config.database),
+      ),
+    };
   }
 }
 

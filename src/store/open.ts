@@ -16,8 +16,9 @@ export interface OpenStoreOptions {
   /** Take secrets out of every write (DESIGN.md 7.2); false only by the user's config. Default true. */
   redact?: boolean;
   /**
-   * A postgres:// URL: the store lives in that PostgreSQL database (DESIGN.md 12)
-   * and the data dir keeps only object bytes. Unset: the SQLite store of the data dir.
+   * A postgres:// URL: the store lives in that PostgreSQL database (DESIGN.md 12),
+   * object bytes included; the data dir only hands over object bytes an older
+   * zerodb kept there. Unset: the SQLite store of the data dir.
    */
   database?: string;
   /** Progress of long migrations (a search index rebuilt): what, how far, out of how many. */

@@ -11,6 +11,7 @@ import { harnessContext } from "../connect-common.ts";
 import { configFrom, openLocalStore } from "../context.ts";
 import type { SharedFlags } from "../args.ts";
 import type { Store } from "../../store/types.ts";
+import { databaseArg } from "../args.ts";
 
 /** The config the flags name; a bad config file is a failed check, and doctor goes on with defaults. */
 function doctorConfig(args: SharedFlags): { config: Config; first: Check } {
@@ -87,12 +88,14 @@ export async function doctorReport(args: SharedFlags, opts: { store?: Store } = 
   const ctx = { config, harness: harnessContext(), self: selfCommand(process.execPath, Bun.main), storeArgs: storeArgs(args), cwd: process.cwd() };
   const held = opts.store;
   const openStore = held ? async (): Promise<Store> => ({ ...held, close() {} }) : () => openLocalStore(config);
-  return runDoctor(ctx, { openStore, openScratch: () => openScratch(config), first: [first] });
+  // A shared database gets no scratch store: its write round trips would be another machine's data too.
+  return runDoctor(ctx, { openStore, ...(config.database ? {} : { openScratch: () => openScratch(config) }), first: [first] });
 }
 
 /** `zerodb doctor`: every check of DESIGN.md 7.1, one line each; exit 1 on any failure. */
 export default zcommand({
   meta: { name: "doctor", description: "Check the home, the store, the MCP server, harness registrations, hooks and the server; print a fix for each failure" },
+  args: { ...databaseArg },
   run: (args) => doctorReport(args),
   human: (r: DoctorReport) => {
     const width = Math.max(...r.checks.map((c) => c.name.length));

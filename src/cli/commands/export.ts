@@ -7,6 +7,7 @@ import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
 import { ui } from "../log.ts";
 import { writeOut } from "../output.ts";
+import { databaseArg } from "../args.ts";
 
 /** `zerodb export`: the tape as JSONL, to stdout or a new file. */
 export default zcommand({
@@ -15,6 +16,7 @@ export default zcommand({
     description: "Export the tape as JSONL (every tenant, or --tenant's; records only, object bytes go with `zerodb backup`), restorable with import",
   },
   args: {
+    ...databaseArg,
     out: { type: "string", description: "write to this new file (never overwritten) instead of stdout", valueHint: "file" },
     after: { type: "string", description: "only records after this LSN: an increment that import continues a copy with", valueHint: "lsn" },
   },

@@ -3,6 +3,7 @@ import { ZeroDbError } from "../../errors.ts";
 import { zcommand } from "../command.ts";
 import { hintIfTerminal } from "../stdin.ts";
 import { withStore } from "../context.ts";
+import { databaseArg } from "../args.ts";
 
 /** Splits a byte stream into lines, decoding each as strict UTF-8. */
 async function* utf8Lines(stream: AsyncIterable<Uint8Array>): AsyncGenerator<{ n: number; line: string }> {
@@ -32,7 +33,7 @@ async function* utf8Lines(stream: AsyncIterable<Uint8Array>): AsyncGenerator<{ n
 /** `zerodb import FILE`: restore an export into an empty store, or continue a copy with an increment, keeping LSNs. */
 export default zcommand({
   meta: { name: "import", description: "Import a JSONL export into an empty store, or an increment (export --after) into the copy it continues (same LSNs)" },
-  args: { file: { type: "positional", description: "the export file ('-' for stdin)", required: true } },
+  args: { ...databaseArg, file: { type: "positional", description: "the export file ('-' for stdin)", required: true } },
   run: (args) => {
     const file = String(args.file);
     // Checked before the store is opened, so a missing file is one clear error and touches nothing (I6).

@@ -1,5 +1,6 @@
 import { isLoopbackHost } from "../../http/serve.ts";
 import { zcommand } from "../command.ts";
+import { databaseArg } from "../args.ts";
 import { configFrom, openLocalStore } from "../context.ts";
 import { ui } from "../log.ts";
 import { UsageError, intFlag } from "../parse.ts";
@@ -38,11 +39,7 @@ export default zcommand({
       description: "host names the web viewer answers to besides the listen address, comma-separated (a name other machines use, or a proxy's)",
       valueHint: "names",
     },
-    database: {
-      type: "string",
-      description: "keep the store in PostgreSQL (postgres://user@host/db; also ZERODB_DATABASE, config database)",
-      valueHint: "url",
-    },
+    ...databaseArg,
   },
   async run(args) {
     const host = args.host === undefined ? "127.0.0.1" : String(args.host);
@@ -58,7 +55,6 @@ export default zcommand({
     }
     const publicHosts = parsePublicHosts(args["public-host"]);
     const config = configFrom(args);
-    if (args.database !== undefined) config.database = parseDatabaseFlag(String(args.database));
     const store = await openLocalStore(config);
     try {
       const [{ createApp }, { serveHttp }, { createViewer }] = await Promise.all([
@@ -110,12 +106,6 @@ function parsePublicHosts(value: unknown): string[] {
       "public-host",
     );
   return names;
-}
-
-/** The --database flag: a postgres:// URL, checked before anything connects (its text never echoed: it may hold a password). */
-function parseDatabaseFlag(value: string): string {
-  if (!/^postgres(ql)?:\/\/./.test(value)) throw new UsageError("database: must be a postgres:// URL", "database");
-  return value;
 }
 
 /**

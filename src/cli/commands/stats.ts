@@ -1,10 +1,12 @@
 import type { StatsResult } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
 import { withMemory } from "../context.ts";
+import { databaseArg } from "../args.ts";
 
 /** `zerodb stats`. */
 export default zcommand({
   meta: { name: "stats", description: "Counts and sizes of what the store holds" },
+  args: { ...databaseArg },
   run: (args) => withMemory(args, (m) => m.stats({})),
   human: (r: StatsResult) =>
     [

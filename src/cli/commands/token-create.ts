@@ -9,11 +9,13 @@ import { withStore } from "../context.ts";
 import { ui } from "../log.ts";
 import { UsageError } from "../parse.ts";
 import { lexists } from "../../util/fs.ts";
+import { databaseArg } from "../args.ts";
 
 /** `zerodb token create --tenant T [--out FILE]`: a new token, shown once. */
 export default zcommand({
   meta: { name: "token create", description: "Create a token for a tenant; it is shown once (or written to a new file, 0600)" },
   args: {
+    ...databaseArg,
     out: { type: "string", description: "write the token to this new file (mode 0600, never overwritten) instead of printing it", valueHint: "file" },
   },
   async run(args) {

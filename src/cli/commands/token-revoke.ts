@@ -2,11 +2,12 @@ import { parseInput } from "../../schema/parse.ts";
 import { type TokenInfo, TokenRevokeInput } from "../../schema/tokens.ts";
 import { zcommand } from "../command.ts";
 import { withStore } from "../context.ts";
+import { databaseArg } from "../args.ts";
 
 /** `zerodb token revoke ID`: the token stops working at once, in every running server. */
 export default zcommand({
   meta: { name: "token revoke", description: "Revoke a token by id; it stops working at once" },
-  args: { id: { type: "positional", description: "the token's id (from token list)", required: true } },
+  args: { ...databaseArg, id: { type: "positional", description: "the token's id (from token list)", required: true } },
   run: (args) => {
     // Validated before the store is opened: bad input never touches disk (I6).
     const input = parseInput(TokenRevokeInput, { id: String(args.id) });

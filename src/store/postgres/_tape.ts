@@ -55,6 +55,60 @@ export async function insertRow(tx: Q, lsn: number, row: NewRow): Promise<void> 
       ${row.sclass}, ${words}::tsvector)`;
 }
 
+/** Columns of a tape row insert, in order. */
+const COLUMNS = "lsn, tenant, kind, ts, subject, idem_key, op_hash, content_hash, bytes, text, data, sclass, words";
+
+/**
+ * Inserts tape rows in one statement (an append's batch: one round trip
+ * while the LSN lock is held, not one per row); same columns as insertRow.
+ */
+export async function insertRows(tx: Q, rows: { lsn: number; row: NewRow }[]): Promise<void> {
+  if (rows.length === 0) return;
+  const values: unknown[] = [];
+  const at = (v: unknown) => {
+    values.push(v);
+    return `$${values.length}`;
+  };
+  const tuples = rows.map(({ lsn, row }) => {
+    const words = row.text === null ? null : wordsOf(row.text);
+    const data = row.data === null ? null : JSON.stringify(row.data);
+    return `(${at(lsn)}::bigint, ${at(row.tenant)}, ${at(row.kind)}, ${at(row.ts)}::bigint, ${at(row.subject)}, ${at(row.idemKey)}, ${at(row.opHash ? Buffer.from(row.opHash) : null)}::bytea,
+      ${at(row.contentHash ? Buffer.from(row.contentHash) : null)}::bytea, ${at(row.bytes)}::bigint, ${at(row.text)}, ${at(data)}::text::jsonb, ${at(row.sclass)}::int, ${at(words)}::tsvector)`;
+  });
+  await tx.unsafe(`INSERT INTO tape (${COLUMNS}) VALUES ${tuples.join(", ")}`, values);
+}
+
+/** A key the tenant holds: the LSN it was written at, its operation's hash, and whether a forget hid it. */
+export interface HeldKey {
+  lsn: number;
+  opHash: Buffer | null;
+  forgotten: boolean;
+}
+
+/**
+ * priorWrite for many keys in two statements: each key the tenant holds,
+ * live or forgotten (kept as a digest, with no operation hash).
+ */
+export async function priorWrites(tx: Q, tenant: string, keys: string[]): Promise<Map<string, HeldKey>> {
+  const found = new Map<string, HeldKey>();
+  if (keys.length === 0) return found;
+  const live: { idem_key: string; lsn: string; op_hash: Buffer | null }[] = await tx.unsafe(
+    "SELECT idem_key, lsn, op_hash FROM tape WHERE tenant = $1 AND idem_key = ANY($2::text[])",
+    [tenant, keys],
+  );
+  for (const r of live) found.set(r.idem_key, { lsn: Number(r.lsn), opHash: r.op_hash === null ? null : Buffer.from(r.op_hash), forgotten: false });
+  const rest = keys.filter((k) => !found.has(k));
+  if (rest.length > 0) {
+    const digests = new Map(rest.map((k) => [idemDigest(tenant, k).toString("hex"), k]));
+    const gone: { d: string; lsn: string }[] = await tx.unsafe(
+      "SELECT encode(idem_digest, 'hex') AS d, lsn FROM tape WHERE tenant = $1 AND idem_digest = ANY(SELECT decode(x, 'hex') FROM unnest($2::text[]) AS x)",
+      [tenant, [...digests.keys()]],
+    );
+    for (const r of gone) found.set(digests.get(r.d)!, { lsn: Number(r.lsn), opHash: null, forgotten: true });
+  }
+  return found;
+}
+
 /** The shared key digest (src/store/hashes.ts) as the Buffer the SQL client binds to bytea. */
 export function idemDigest(tenant: string, idemKey: string): Buffer {
   return Buffer.from(sharedIdemDigest(tenant, idemKey));

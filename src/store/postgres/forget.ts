@@ -13,18 +13,13 @@ import type { ForgetResult } from "../../schema/results.ts";
 import { SearchClass } from "../../search/classify.ts";
 import { lsnRanges, prefixEnd } from "../ranges.ts";
 import { type Q, idemDigest, insertRow, lockLsns } from "./_tape.ts";
+import { dropUnreferenced } from "./blobs.ts";
 
 interface Match {
   lsn: number;
   kind: string;
   subject: string | null;
   idem_key: string | null;
-}
-
-/** What the store must do after a forget commits: digests whose refs went. */
-export interface ForgetOutcome {
-  result: ForgetResult;
-  digests: string[];
 }
 
 /** The live rows of a tenant that a selector matches (FOR UPDATE inside a write). */
@@ -53,17 +48,17 @@ async function matches(tx: Q, tenant: string, sel: Selector): Promise<Match[]> {
 }
 
 /** Runs a forget (or counts it, with dry_run: nothing written, no LSN taken). */
-export async function forget(sql: Q, tenant: string, input: ForgetInput): Promise<ForgetOutcome> {
+export async function forget(sql: Q, tenant: string, input: ForgetInput): Promise<ForgetResult> {
   if (input.dry_run) {
     const found = await sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", (tx) => matches(tx, tenant, input.selector));
-    return { result: { lsn: null, hidden: found.length, dry_run: true }, digests: [] };
+    return { lsn: null, hidden: found.length, dry_run: true };
   }
-  return sql.begin(async (tx): Promise<ForgetOutcome> => {
+  return sql.begin(async (tx): Promise<ForgetResult> => {
     // The LSN lock first: every match found after it is at or below this forget's LSN (I8).
     const lsns = await lockLsns(tx);
     const found = (await matches(tx, tenant, input.selector)).sort((a, b) => a.lsn - b.lsn);
     // A forget that matches nothing writes nothing and takes no LSN (issue 17), as on SQLite.
-    if (found.length === 0) return { result: { lsn: null, hidden: 0, dry_run: false }, digests: [] };
+    if (found.length === 0) return { lsn: null, hidden: 0, dry_run: false };
     const lsn = lsns.next();
     const ts = Date.now();
     const sorted = found.map((m) => m.lsn);
@@ -86,9 +81,10 @@ export async function forget(sql: Q, tenant: string, input: ForgetInput): Promis
         WHERE lsn = ${m.lsn}`;
     }
     await recomputeDerived(tx, tenant, found);
+    // A blob whose last ref (of any tenant) went is deleted, chunks and all, in the same transaction.
+    await dropUnreferenced(tx, [...new Set(found.filter((m) => m.kind === "object").map((m) => m.subject!))]);
     await lsns.release();
-    const digests = [...new Set(found.filter((m) => m.kind === "object").map((m) => m.subject!))];
-    return { result: { lsn, hidden: found.length, dry_run: false }, digests };
+    return { lsn, hidden: found.length, dry_run: false };
   });
 }
 

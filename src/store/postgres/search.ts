@@ -3,8 +3,10 @@
  * GIN index over `tape.words`, Porter stems: words.ts) for any query word, and
  * from the trigram index (pg_trgm over `tape.text`) for a word the word index
  * does not hold (a substring of an identifier, a form the stemmer does not
- * join). The newest candidates are read through a bounded window and ranked
- * in JavaScript by src/search/rank.ts, as the SQLite engine ranks them.
+ * join). One pass over the index matches says which words each row holds
+ * (no text read); the rows holding the rarest words are then read through a
+ * bounded window and ranked in JavaScript by src/search/rank.ts, as the
+ * SQLite engine ranks them.
  *
  * Every figure that ranking uses (how many rows hold a word, how many rows
  * there are) is counted in the caller's tenant only, so BM25 never tells one
@@ -25,8 +27,10 @@ import type { SearchHit, SearchResult } from "../../schema/results.ts";
 import { prefixEnd } from "../ranges.ts";
 import { termQuery } from "./words.ts";
 
-/** Candidates read from the index, newest first. */
-const CANDIDATES = 3000;
+/** Rows whose matches are weighed (newest first past it). */
+const MATCH_BOUND = 50_000;
+/** Candidates whose text is read and ranked: the best by their words' weights. */
+const CANDIDATES = 400;
 /** The best turns whose conversation neighbours are read. */
 const CONTEXT_TOP = 12;
 /** Turns on each side of a turn that count as its neighbours. */
@@ -35,8 +39,6 @@ const NEIGHBOURS = 3;
 const NEIGHBOUR_CHARS = 4096;
 /** How much of its best neighbour's score a turn gains. */
 const CONTEXT_WEIGHT = 0.5;
-/** A word's frequency is counted up to this many rows. */
-const DF_BOUND = 20_000;
 /** BM25's average record length, in tokens (as the SQLite engine's). */
 const AVG_TOKENS = 80;
 /** Characters of a row read for ranking and its snippet. */
@@ -70,12 +72,17 @@ function anywhere(s: string): string {
   return `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** Whether the trigram index can look for a term: one token of three characters or more. */
+function trigramFits(term: Term): boolean {
+  const one = term.alternatives[0]!;
+  return term.kind !== "phrase" && one.tokens.length === 1 && one.tokens[0]!.length >= 3;
+}
+
 /** The condition under which a row holds a term: the word index, or for a one-token term the trigram index. */
 function holds(p: Params, term: Term, trigram: boolean): string {
   const words = `t.words @@ ${p.add(termQuery(term))}::tsquery`;
-  const one = term.alternatives[0]!;
-  if (!trigram || term.kind === "phrase" || one.tokens.length !== 1 || one.tokens[0]!.length < 3) return words;
-  return `(${words} OR t.text ILIKE ${p.add(anywhere(one.tokens[0]!))})`;
+  if (!trigram || !trigramFits(term)) return words;
+  return `(${words} OR t.text ILIKE ${p.add(anywhere(term.alternatives[0]!.tokens[0]!))})`;
 }
 
 /** Hits, best first; forgotten rows have no text and no index entries. */
@@ -96,47 +103,75 @@ async function count(tx: SQL, query: string, values: unknown[]): Promise<number>
   return Number(row.n);
 }
 
-async function searchTerms(tx: SQL, tenant: string, input: SearchInput, terms: Term[], limit: number): Promise<SearchHit[]> {
-  const allWords = input.all_words === true;
-  // How many of the tenant's rows hold each term (the word index first; the trigram index only for a term it lacks).
-  const dfs: number[] = [];
-  const trigram: boolean[] = [];
-  for (const term of terms) {
+/**
+ * Which terms each matching row holds, one statement per term: an exact
+ * bitmap scan of the word index checks the tenant and filters on the row and
+ * never reads (or decompresses) its words or text again.
+ */
+async function matchFlags(tx: SQL, tenant: string, input: SearchInput, terms: Term[], trigram: boolean[]): Promise<Map<number, boolean[]>> {
+  const flags = new Map<number, boolean[]>();
+  for (const [i, term] of terms.entries()) {
     const p = new Params();
-    let df = await count(
-      tx,
-      `SELECT count(*) AS n FROM (SELECT 1 FROM tape t WHERE ${filterSql(p, tenant, input)} AND ${holds(p, term, false)} LIMIT ${DF_BOUND}) x`,
+    const rows: { lsn: string }[] = await tx.unsafe(
+      `SELECT t.lsn FROM tape t WHERE ${filterSql(p, tenant, input)} AND ${holds(p, term, trigram[i]!)} ORDER BY t.lsn DESC LIMIT ${MATCH_BOUND}`,
       p.values,
     );
-    let tri = false;
-    if (df === 0) {
-      const q = new Params();
-      df = await count(
-        tx,
-        `SELECT count(*) AS n FROM (SELECT 1 FROM tape t WHERE ${filterSql(q, tenant, input)} AND ${holds(q, term, true)} LIMIT ${DF_BOUND}) x`,
-        q.values,
-      );
-      tri = df > 0;
+    for (const { lsn } of rows) {
+      const key = Number(lsn);
+      let h = flags.get(key);
+      if (!h) flags.set(key, (h = terms.map(() => false)));
+      h[i] = true;
     }
-    dfs.push(df);
-    trigram.push(tri);
+  }
+  return flags;
+}
+
+async function searchTerms(tx: SQL, tenant: string, input: SearchInput, terms: Term[], limit: number): Promise<SearchHit[]> {
+  const allWords = input.all_words === true;
+  // Which terms each row holds, from the word index; a term it lacks is looked for again through the trigram index.
+  const trigram = terms.map(() => false);
+  let flags = await matchFlags(tx, tenant, input, terms, trigram);
+  const dfOf = (m: Map<number, boolean[]>) => terms.map((_, i) => [...m.values()].reduce((n, h) => n + (h[i] ? 1 : 0), 0));
+  let dfs = dfOf(flags);
+  const lacking = terms.map((term, i) => dfs[i] === 0 && trigramFits(term));
+  if (lacking.some(Boolean)) {
+    const again = await matchFlags(tx, tenant, input, terms, lacking);
+    const dfsAgain = dfOf(again);
+    // Only the lacking terms whose trigram match found rows keep it.
+    for (const [i, l] of lacking.entries()) trigram[i] = l && dfsAgain[i]! > 0;
+    if (trigram.some(Boolean)) {
+      flags = again;
+      dfs = dfsAgain;
+    }
   }
   if (dfs.every((d) => d === 0)) return [];
   if (allWords && dfs.some((d) => d === 0)) return [];
-  const np = new Params();
-  const n = await count(tx, `SELECT count(*) AS n FROM (SELECT 1 FROM tape t WHERE ${filterSql(np, tenant, input)} LIMIT ${DF_BOUND * 5}) x`, np.values);
+  // How many rows the tenant has (every figure ranking uses is the caller's tenant's only).
+  const n = Math.max(
+    await count(
+      tx,
+      `SELECT coalesce((SELECT sum(turns) FROM sessions WHERE tenant = $1), 0) + (SELECT count(*) FROM tape WHERE tenant = $1 AND kind = 'link' AND forgotten_by IS NULL) AS n`,
+      [tenant],
+    ),
+    ...dfs,
+  );
   const idfs = dfs.map((df) => idf(df, n));
 
-  // Candidates: rows holding any term (every term with all_words), newest first; which terms each holds, from the indexes.
-  const p = new Params();
-  const filter = filterSql(p, tenant, input);
-  const conds = terms.map((term, i) => holds(p, term, trigram[i]!));
-  const flags = conds.map((c, i) => `(${c}) AS h${i}`).join(", ");
-  const rows: Record<string, unknown>[] = await tx.unsafe(
-    `SELECT t.lsn, t.kind, t.subject, t.data, t.sclass, t.bytes, left(t.text, ${WINDOW_CHARS}) AS win, ${flags}
-     FROM tape t WHERE ${filter} AND (${conds.join(allWords ? " AND " : " OR ")}) ORDER BY t.lsn DESC LIMIT ${CANDIDATES}`,
-    p.values,
-  );
+  // Candidates: the rows holding the rarest words (summed word weights), newest first among equals; only these are read.
+  const ranked = [...flags.entries()]
+    .filter(([, h]) => !allWords || h.every(Boolean))
+    .map(([lsn, h]) => ({ lsn, weight: h.reduce((w, x, i) => w + (x ? idfs[i]! : 0), 0) }))
+    .sort((a, b) => b.weight - a.weight || b.lsn - a.lsn)
+    .slice(0, CANDIDATES);
+  const rows: Record<string, unknown>[] = (
+    await tx.unsafe(
+      `SELECT t.lsn, t.kind, t.subject, t.data, t.sclass, t.bytes, left(t.text, ${WINDOW_CHARS}) AS win FROM tape t WHERE t.lsn = ANY($1::bigint[])`,
+      [ranked.map((r) => r.lsn)],
+    )
+  ).map((row: Record<string, unknown>) => {
+    const h = flags.get(Number(row.lsn))!;
+    return { ...row, ...Object.fromEntries(h.map((x, i) => [`h${i}`, x])) };
+  });
   const weightAll = idfs.reduce((s, x) => s + x, 0);
   const scoreRow = (row: Record<string, unknown>): Scored => {
     const win = row.win as string;

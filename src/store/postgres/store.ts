@@ -11,14 +11,16 @@ import * as In from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import type { TapeRecord } from "../../schema/tape.ts";
 import { redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
-import type { CheckResult, Memory, Store } from "../types.ts";
+import type { Memory, Store } from "../types.ts";
 import { pgCapture } from "./capture.ts";
+import { checkDatabase } from "./check.ts";
 import { connectionLost, fromPgError } from "./errors.ts";
 import { factGet, factList, factSet, linkAdd } from "./facts.ts";
 import { forget } from "./forget.ts";
 import { activity, factHistory, linkList } from "./history.ts";
 import { migrate } from "./migrate.ts";
-import { pgObjects } from "./objects.ts";
+import { adoptLocalBlobs, pgObjects } from "./objects.ts";
+import { reapIdleUploads } from "./blobs.ts";
 import { search } from "./search.ts";
 import { stats } from "./stats.ts";
 import { pgTokens } from "./tokens.ts";
@@ -30,7 +32,7 @@ import { redactUrl } from "./url.ts";
 export interface PostgresStoreOptions {
   /** postgres:// URL of the database. */
   url: string;
-  /** The local data dir that holds object bytes (objects.ts). */
+  /** The local data dir, where a schema-1 `serve` kept object bytes (objects.ts adopts them into the database). */
   dataDir: string;
   /** Largest object accepted (config max_object_bytes). */
   maxObjectBytes?: number;
@@ -57,9 +59,14 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     await sql.close().catch(() => {});
     throw fromPgError(err, shown);
   }
-  const objects = pgObjects(sql, opts.dataDir, { maxObjectBytes: opts.maxObjectBytes });
-  // A put that died between publishing its blob and committing its ref left a blob no ref needs (I7).
-  await objects.collect(objects.orphans).catch(() => {});
+  // Uploads whose process died are removed; blobs schema 1 kept on this machine's disk move into the database.
+  await reapIdleUploads(sql).catch(() => {});
+  try {
+    await adoptLocalBlobs(sql, opts.dataDir, opts.maxObjectBytes);
+  } catch (err) {
+    await sql.close().catch(() => {});
+    throw fromPgError(err, shown);
+  }
   const redactOn = opts.redact ?? true;
   let closed = false;
 
@@ -90,6 +97,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
         }
       }
     });
+  const objects = pgObjects(sql, { maxObjectBytes: opts.maxObjectBytes, retryRead: runRead });
 
   const memory = (tenant: string): Memory => {
     checkTenant(tenant);
@@ -111,13 +119,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
         }),
       factGet: (i) => runRead(() => factGet(sql, tenant, parseInput(In.FactGetInput, i))),
       factList: (i) => runRead(() => factList(sql, tenant, parseInput(In.FactListInput, i ?? {}))),
-      forget: (i) =>
-        run(async () => {
-          const outcome = await forget(sql, tenant, parseInput(In.ForgetInput, i));
-          // Blobs whose last ref went are deleted before the forget returns; a failure leaves them for the next forget.
-          await objects.collect(outcome.digests).catch(() => {});
-          return outcome.result;
-        }),
+      forget: (i) => run(() => forget(sql, tenant, parseInput(In.ForgetInput, i))),
       objectPut: (body, meta) => run(() => objects.put(tenant, body, meta)),
       objectGet: (i) => run(() => objects.get(tenant, parseInput(In.ObjectGetInput, i))),
       objectList: (i) => runRead(() => objects.list(tenant, parseInput(In.ObjectListInput, i ?? {}))),
@@ -152,11 +154,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       }
     },
     importTape: (records) => run(() => importRecords(sql, records)),
-    check: () =>
-      run(async (): Promise<CheckResult> => {
-        await sql`SELECT 1`;
-        return { ok: true, detail: `connected to ${shown} (record checksums are not built on this engine yet)` };
-      }),
+    check: () => runRead(() => checkDatabase(sql, shown)),
     close: () => {
       if (closed) return;
       closed = true;

@@ -4,7 +4,8 @@ import type { AppendInput, ReadInput, SessionsInput } from "../../schema/ops.ts"
 import type { AppendResult, ReadResult, SessionsResult, Turn } from "../../schema/results.ts";
 import { turnClass } from "../../search/classify.ts";
 import { prefixEnd } from "../ranges.ts";
-import { type Q, insertRow, isoTime, lockLsns, priorWrite } from "./_tape.ts";
+import { ZeroDbError } from "../../errors.ts";
+import { type NewRow, type Q, insertRows, isoTime, lockLsns, priorWrites } from "./_tape.ts";
 import { contentHash, opHash } from "../hashes.ts";
 
 /** Appends a batch in one transaction holding the LSN lock: all entries or none. */
@@ -37,20 +38,25 @@ export async function appendIn(tx: Q, tenant: string, session: string, prepared:
   const lsns = await lockLsns(tx);
   const out: AppendResult["entries"] = [];
   const ts = Date.now();
-  let added = 0;
+  // Every key of the batch looked up at once; a key repeated within the batch answers from the batch (I3).
+  const held = await priorWrites(tx, tenant, [...new Set(prepared.map((e) => e.idem_key).filter((k): k is string => k !== undefined))]);
+  const rows: { lsn: number; row: NewRow }[] = [];
   let bytes = 0;
-  let first = 0;
-  let last = 0;
   for (const [i, e] of prepared.entries()) {
     if (e.idem_key) {
-      const prior = await priorWrite(tx, tenant, e.idem_key, e.opHash!, `entries.${i}.idem_key`);
+      const prior = held.get(e.idem_key);
       if (prior !== undefined) {
-        out.push({ lsn: prior, duplicate: true });
+        // A forgotten key (no hash kept) replays as a duplicate; a live one must name the same operation.
+        if (!prior.forgotten && (prior.opHash === null || Buffer.compare(prior.opHash, Buffer.from(e.opHash!)) !== 0))
+          throw new ZeroDbError("conflict", `entries.${i}.idem_key: this idempotency key was already used for a different write`, {
+            field: `entries.${i}.idem_key`,
+          });
+        out.push({ lsn: prior.lsn, duplicate: true });
         continue;
       }
     }
     const lsn = lsns.next();
-    await insertRow(tx, lsn, {
+    const row: NewRow = {
       tenant,
       kind: "turn",
       ts,
@@ -62,15 +68,17 @@ export async function appendIn(tx: Q, tenant: string, session: string, prepared:
       text: e.content,
       data: e.data,
       sclass: e.sclass,
-    });
+    };
+    rows.push({ lsn, row });
+    if (e.idem_key) held.set(e.idem_key, { lsn, opHash: Buffer.from(e.opHash!), forgotten: false });
     out.push({ lsn, duplicate: false });
-    if (first === 0) first = lsn;
-    last = lsn;
-    added++;
     bytes += e.bytes;
   }
-  if (added > 0) {
-    await tx`INSERT INTO sessions (tenant, name, turns, first_lsn, last_lsn, bytes) VALUES (${tenant}, ${session}, ${added}, ${first}, ${last}, ${bytes})
+  await insertRows(tx, rows);
+  if (rows.length > 0) {
+    const first = rows[0]!.lsn;
+    const last = rows[rows.length - 1]!.lsn;
+    await tx`INSERT INTO sessions (tenant, name, turns, first_lsn, last_lsn, bytes) VALUES (${tenant}, ${session}, ${rows.length}, ${first}, ${last}, ${bytes})
       ON CONFLICT (tenant, name) DO UPDATE SET turns = sessions.turns + excluded.turns, last_lsn = excluded.last_lsn, bytes = sessions.bytes + excluded.bytes`;
   }
   await lsns.release();

@@ -25,6 +25,27 @@ export function idempotencyCases(factory: Factory): void {
       });
     });
 
+    contractTest(factory, "a key repeated within one batch: the same entry is a duplicate of the first, other content fails the whole batch", async ({ a }) => {
+      const entry = { role: "user" as const, content: "twice", idem_key: "in-batch" };
+      const r = await a.append({ session: "s", entries: [entry, { role: "user", content: "between" }, entry] });
+      expect(r.entries.map((e) => e.duplicate)).toEqual([false, false, true]);
+      expect(r.entries[2]!.lsn).toBe(r.entries[0]!.lsn);
+      expect(await contents(a, "s")).toEqual(["twice", "between"]);
+      const before = await counts(a);
+      expect(
+        await failure(
+          a.append({
+            session: "s",
+            entries: [
+              { role: "user", content: "new one", idem_key: "fresh" },
+              { role: "user", content: "other", idem_key: "fresh" },
+            ],
+          }),
+        ),
+      ).toEqual({ code: "conflict", field: "entries.1.idem_key" });
+      expect(await counts(a)).toEqual(before);
+    });
+
     contractTest(factory, "a retry after the record is forgotten is a duplicate that writes nothing and brings nothing back", async ({ a }) => {
       const entry = { role: "user" as const, content: "forget me", idem_key: "gone" };
       const first = await a.append({ session: "s", entries: [entry] });

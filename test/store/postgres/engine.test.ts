@@ -7,11 +7,12 @@
 import { describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { connectHttpMemory } from "../../../src/client/http.ts";
 import { resolveConfig } from "../../../src/config.ts";
 import { openStore } from "../../../src/store/index.ts";
 import { ZERODB_SRC, tempDir } from "../../helpers.ts";
+import { startServe } from "./_serve.ts";
 import { postgresForFile, type TestPostgres } from "./_server.ts";
 
 const started = await postgresForFile();
@@ -214,32 +215,8 @@ if (!server) {
         expect(new Set(page.turns.map((t) => t.content)).size).toBe(30);
         expect((await clients[1]!.read({ session: "shared", limit: 1000 })).turns).toEqual(page.turns);
       } finally {
-        for (const s of serves) {
-          s.proc.kill("SIGTERM");
-          await s.proc.exited;
-        }
+        for (const s of serves) await s.stop();
       }
     }, 60_000);
   });
-}
-
-/** `zerodb serve --database URL --port 0` from source, in its own home; waits for its listening line. */
-async function startServe(home: string, url: string) {
-  const proc = Bun.spawn(["bun", ZERODB_SRC, "serve", "--port", "0", "--database", url], {
-    cwd: dirname(home),
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZERODB_HOME: join(home, "zerodb") },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let text = "";
-  const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  for (;;) {
-    const m = /^zerodb listening on (http:\/\/\S+)$/m.exec(text);
-    if (m && text.includes("  about:")) return { proc, url: m[1]!, stderr: () => text };
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`zerodb serve ended: ${text}`);
-    text += decoder.decode(value, { stream: true });
-  }
 }
