@@ -28,7 +28,7 @@ export default zcommand({
     checkNewFile(out, "backup");
     return withStore(args, async (store) => {
       if (!store.backup) {
-        throw new ZeroDbError("invalid_input", "backup works on the local SQLite store; back up a PostgreSQL store with pg_dump and its data dir's objects", {
+        throw new ZeroDbError("invalid_input", "backup works on the local SQLite store; back up a PostgreSQL store with pg_dump (its object bytes are in the database too)", {
           field: "database",
         });
       }
