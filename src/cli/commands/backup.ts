@@ -28,9 +28,13 @@ export default zcommand({
     checkNewFile(out, "backup");
     return withStore(args, async (store) => {
       if (!store.backup) {
-        throw new ZeroDbError("invalid_input", "backup works on the local SQLite store; back up a PostgreSQL store with pg_dump (its object bytes are in the database too)", {
-          field: "database",
-        });
+        throw new ZeroDbError(
+          "invalid_input",
+          "backup works on the local SQLite store; back up a PostgreSQL store with pg_dump (its object bytes are in the database too)",
+          {
+            field: "database",
+          },
+        );
       }
       const { chunks, counts } = store.backup({
         ...(args.tenant !== undefined ? { tenant: String(args.tenant) } : {}),
