@@ -5,6 +5,9 @@
  * and a new folder, nothing else. The engine is loaded only when a store is
  * opened, so commands that need none do not pay for it (DESIGN.md 10).
  */
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { ZeroDbError } from "../errors.ts";
 import type { Store } from "./types.ts";
 
 /** What opening a store takes; engine-neutral, from the resolved config. */
@@ -55,13 +58,68 @@ export interface RestoreResult {
 
 /**
  * Rebuilds a store from a full backup and the increments that continue it,
- * in order, into an empty or new data dir, every record and object verified
- * before it appears (DESIGN.md 15). Backups are the SQLite engine's: restore
- * builds a local store.
+ * in order, every record and object verified before it appears (DESIGN.md
+ * 15): into an empty or new data dir, or (`database`) into an empty
+ * PostgreSQL database. Backups are the SQLite engine's: a database restore
+ * rebuilds the SQLite store first in a scratch dir under `scratch` (all of
+ * restore's checks), then moves its records and the bytes of its objects
+ * into the database in one transaction, and removes the scratch dir. Tokens
+ * and capture cursors are the source machine's and stay there.
  */
-export async function restoreStore(files: string[], dataDir: string): Promise<RestoreResult> {
+export async function restoreStore(
+  files: string[],
+  target: { dataDir: string } | { database: string; scratch: string; maxObjectBytes?: number },
+): Promise<RestoreResult> {
   const { checkRestoreTarget, restoreBackup } = await import("./sqlite/restore.ts");
-  // Refused before any file is read: a restore never lands on a store (it would bring back what was forgotten).
-  checkRestoreTarget(dataDir);
-  return restoreBackup(files, dataDir);
+  if ("dataDir" in target) {
+    // Refused before any file is read: a restore never lands on a store (it would bring back what was forgotten).
+    checkRestoreTarget(target.dataDir);
+    return restoreBackup(files, target.dataDir);
+  }
+  const db = await openStore({ dataDir: target.scratch, database: target.database, maxObjectBytes: target.maxObjectBytes });
+  let scratch: string | undefined;
+  let local: Store | undefined;
+  try {
+    if (!db.importWithBlobs) throw new ZeroDbError("invalid_input", "database: this engine cannot take a restore", { field: "database" });
+    for await (const _ of db.exportTape()) {
+      throw new ZeroDbError("conflict", `database ${db.dataDir} is not empty: restore only rebuilds into an empty database (it never merges into a store)`, {
+        field: "database",
+      });
+    }
+    removeDeadScratch(target.scratch);
+    scratch = mkdtempSync(join(target.scratch, `.restore-${process.pid}-`));
+    const rebuilt = await restoreBackup(files, join(scratch, "data"));
+    const source = await openStore({ dataDir: join(scratch, "data"), maxObjectBytes: target.maxObjectBytes });
+    local = source;
+    // The digests live object records reference (each once), with a tenant that may read it.
+    const refs = new Map<string, string>();
+    for await (const rec of source.exportTape()) {
+      if (rec.kind === "object" && !("forgotten_by" in rec) && !refs.has(rec.object)) refs.set(rec.object, rec.tenant);
+    }
+    async function* blobs() {
+      for (const [digest, tenant] of refs) {
+        const body = await source.memory(tenant).objectGet({ object: digest });
+        yield { digest, bytes: () => body.read() };
+      }
+    }
+    const moved = await db.importWithBlobs(source.exportTape(), blobs());
+    return { ...rebuilt, records: moved.records, objects: moved.objects, last_lsn: moved.last_lsn, tokens: 0, cursors: 0, data_dir: db.dataDir };
+  } finally {
+    local?.close();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    db.close();
+  }
+}
+
+/** Scratch dirs of database restores whose process is gone (killed mid-restore): removed. */
+function removeDeadScratch(parent: string): void {
+  for (const name of readdirSync(parent)) {
+    const pid = /^\.restore-(\d+)-/.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid) continue;
+    try {
+      process.kill(Number(pid), 0);
+    } catch (err) {
+      if ((err as { code?: string }).code === "ESRCH") rmSync(join(parent, name), { recursive: true, force: true });
+    }
+  }
 }

@@ -152,6 +152,16 @@ export interface Store {
   exportTape(opts?: { tenant?: string; after?: number }): AsyncIterable<TapeRecord>;
   /** Restores exported records into an empty store, keeping their LSNs. */
   importTape(records: AsyncIterable<unknown>): Promise<{ records: number; last_lsn: number }>;
+  /**
+   * Optional: importTape into an empty store together with the bytes of the
+   * objects the records reference, checked against their digests; records
+   * and bytes appear in one transaction or not at all (a restore into this
+   * engine). An engine whose own restore writes blobs (SQLite) leaves it out.
+   */
+  importWithBlobs?(
+    records: AsyncIterable<unknown>,
+    blobs: AsyncIterable<{ digest: string; bytes(): ReadableStream<Uint8Array> }>,
+  ): Promise<{ records: number; last_lsn: number; objects: number }>;
   /** `PRAGMA quick_check` (or integrity_check with `full`). */
   check(opts?: { full?: boolean }): Promise<CheckResult>;
   /** Closes the store; later calls fail. */

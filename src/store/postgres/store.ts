@@ -25,6 +25,7 @@ import { search } from "./search.ts";
 import { stats } from "./stats.ts";
 import { pgTokens } from "./tokens.ts";
 import { exportRows, importRecords } from "./transfer.ts";
+import { importWithBlobs } from "./restore.ts";
 import { append, read, sessions } from "./turns.ts";
 import { redactUrl } from "./url.ts";
 
@@ -154,6 +155,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       }
     },
     importTape: (records) => run(() => importRecords(sql, records)),
+    importWithBlobs: (records, blobs) => run(() => importWithBlobs(sql, records, blobs, opts.maxObjectBytes)),
     check: () => runRead(() => checkDatabase(sql, shown)),
     close: () => {
       if (closed) return;

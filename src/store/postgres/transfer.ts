@@ -91,28 +91,31 @@ function toRecord(row: Record<string, unknown>): TapeRecord {
  * live writes do, and moving the LSN counter past the last one (I1).
  */
 export async function importRecords(sql: Q, records: AsyncIterable<unknown>): Promise<{ records: number; last_lsn: number }> {
-  return sql.begin(async (tx) => {
-    const [counter] = await tx`SELECT last FROM lsn_counter WHERE id = 1 FOR UPDATE`;
-    const [existing] = await tx`SELECT count(*) AS n FROM tape`;
-    if (Number(existing.n) > 0) throw new ZeroDbError("conflict", "import needs an empty store: this one already holds records");
-    let last = 0;
-    let line = 0;
-    for await (const raw of records) {
-      line++;
-      const at = `line ${line}`;
-      const rec = parseInput(tapeRecordSchema(raw), raw, at);
-      if (rec.lsn <= last) throw new ZeroDbError("invalid_input", `${at}: lsn ${rec.lsn} is not greater than ${last}`, { field: `${at}.lsn` });
-      last = rec.lsn;
-      checkPayload(rec, at);
-      await restore(tx, rec, at);
-    }
-    // Every forgotten record names a forget of its tenant: a crafted export cannot hide rows behind one that never happened.
-    const [orphan] = await tx`SELECT t.lsn FROM tape t WHERE t.forgotten_by IS NOT NULL AND NOT EXISTS
-      (SELECT 1 FROM tape f WHERE f.lsn = t.forgotten_by AND f.kind = 'forget' AND f.tenant = t.tenant) LIMIT 1`;
-    if (orphan) throw new ZeroDbError("invalid_input", `record ${orphan.lsn}: forgotten_by names no forget of its tenant`, { field: "forgotten_by" });
-    await tx`UPDATE lsn_counter SET last = ${Math.max(last, Number(counter.last))} WHERE id = 1`;
-    return { records: line, last_lsn: last };
-  });
+  return sql.begin((tx) => importInto(tx, records));
+}
+
+/** importRecords inside the caller's transaction (a restore publishes its objects' bytes in the same one). */
+export async function importInto(tx: Q, records: AsyncIterable<unknown>): Promise<{ records: number; last_lsn: number }> {
+  const [counter] = await tx`SELECT last FROM lsn_counter WHERE id = 1 FOR UPDATE`;
+  const [existing] = await tx`SELECT count(*) AS n FROM tape`;
+  if (Number(existing.n) > 0) throw new ZeroDbError("conflict", "import needs an empty store: this one already holds records");
+  let last = 0;
+  let line = 0;
+  for await (const raw of records) {
+    line++;
+    const at = `line ${line}`;
+    const rec = parseInput(tapeRecordSchema(raw), raw, at);
+    if (rec.lsn <= last) throw new ZeroDbError("invalid_input", `${at}: lsn ${rec.lsn} is not greater than ${last}`, { field: `${at}.lsn` });
+    last = rec.lsn;
+    checkPayload(rec, at);
+    await restore(tx, rec, at);
+  }
+  // Every forgotten record names a forget of its tenant: a crafted export cannot hide rows behind one that never happened.
+  const [orphan] = await tx`SELECT t.lsn FROM tape t WHERE t.forgotten_by IS NOT NULL AND NOT EXISTS
+    (SELECT 1 FROM tape f WHERE f.lsn = t.forgotten_by AND f.kind = 'forget' AND f.tenant = t.tenant) LIMIT 1`;
+  if (orphan) throw new ZeroDbError("invalid_input", `record ${orphan.lsn}: forgotten_by names no forget of its tenant`, { field: "forgotten_by" });
+  await tx`UPDATE lsn_counter SET last = ${Math.max(last, Number(counter.last))} WHERE id = 1`;
+  return { records: line, last_lsn: last };
 }
 
 async function restore(tx: Q, rec: TapeRecord, at: string): Promise<void> {
