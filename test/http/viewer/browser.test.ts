@@ -411,7 +411,8 @@ describe.skipIf(EXE === undefined)("viewer in Chromium", () => {
     await page.goto(`${origin}/ui/capture`);
     const claude = page.locator('tr[data-harness="claude-code"] td');
     expect(await claude.allTextContents()).toEqual(["1", "0", "2", "1 transcript(s) behind: run zerodb capture sync; 1 transcript(s) not captured yet"]);
-    for (const h of ["codex", "gemini"]) expect(await page.locator(`tr[data-harness="${h}"] td`).last().textContent()).toBe("no transcripts on this machine");
+    for (const h of ["codex", "gemini", "opencode"])
+      expect(await page.locator(`tr[data-harness="${h}"] td`).last().textContent()).toBe("no transcripts on this machine");
     await page.screenshot({ path: join(SHOTS, "capture.png"), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
     await ctx.close();

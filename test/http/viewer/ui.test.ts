@@ -19,7 +19,9 @@ test("zerodb ui --no-open prints a one-time link to a loopback viewer of tenant 
   expect(html).toContain("tenant local");
   expect(html).toContain("proj/ui");
   // The user's own machine: its transcripts (none in this empty home), not only the cursors.
-  expect(await (await fetch(new URL("/ui/capture", link), { headers: { cookie } })).text()).toContain("No Claude Code, Codex or Gemini CLI transcripts found.");
+  expect(await (await fetch(new URL("/ui/capture", link), { headers: { cookie } })).text()).toContain(
+    "No Claude Code, Codex, Gemini CLI, opencode transcripts found.",
+  );
   // Spent: the URL left in history logs nobody in.
   expect((await fetch(link, { redirect: "manual" })).status).toBe(401);
   proc.proc.kill("SIGTERM");

@@ -2,7 +2,7 @@
 /**
  * Capture status (DESIGN.md 13, 7.2). Under `zerodb ui` the viewer's user
  * (the one-time link's session) owns this machine's transcripts: a line per
- * harness (Claude Code, Codex, Gemini CLI) with what it has captured, what
+ * harness (Claude Code, Codex, Gemini CLI, opencode) with what it has captured, what
  * is behind and what needs a look, then each transcript with its zerodb
  * session, lines captured and lines behind, as `zerodb capture status`
  * shows them. A session of a token (every one under `serve`) sees only the
@@ -20,12 +20,9 @@ function SessionLink(props: { name: string | null }) {
   return props.name === null ? <span class="muted">(not captured yet)</span> : <a href={href("/ui/session", { s: props.name })}>{props.name}</a>;
 }
 
-/** Every harness capture reads, in the order the page lists them. */
-const HARNESSES: [Format, string][] = [
-  ["claude-code", "Claude Code"],
-  ["codex", "Codex"],
-  ["gemini", "Gemini CLI"],
-];
+/** Every harness capture reads, in the order the page lists them (a Record: a new format must be named here). */
+const LABELS: Record<Format, string> = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI", opencode: "opencode" };
+const HARNESSES = Object.entries(LABELS) as [Format, string][];
 
 /** What needs a look in one harness's rows, or "" when nothing does. */
 function warnings(rows: StatusRow[]): string {
@@ -91,7 +88,7 @@ export function capturePages(ui: Hono<ViewerEnv>, store: Store): void {
           <h1>Capture status (this machine's harnesses)</h1>
           <p>
             {rows.length === 0
-              ? "No Claude Code, Codex or Gemini CLI transcripts found."
+              ? `No ${HARNESSES.map(([, label]) => label).join(", ")} transcripts found.`
               : behind > 0
                 ? `${behind} line(s) behind: run zerodb capture sync.`
                 : "All captured."}
