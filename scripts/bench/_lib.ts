@@ -140,3 +140,33 @@ export async function spawnMs(cmd: string[]): Promise<number> {
   if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}`);
   return performance.now() - t0;
 }
+
+/**
+ * Starts `zerodb serve --port 0 ARGS` with `env` and resolves once it says
+ * where it listens; its per-request log is drained so the pipe never fills
+ * and stalls the server. `stop` ends it (SIGTERM) and waits.
+ */
+export async function startServeProcess(bin: string, args: string[], env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const proc = Bun.spawn([bin, "serve", "--port", "0", ...args], { env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let url: string | undefined;
+  while (url === undefined) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`zerodb serve ended: ${text}`);
+    text += decoder.decode(value, { stream: true });
+    url = /zerodb listening on (http:\/\/\S+)\n/.exec(text)?.[1];
+  }
+  const drained = (async () => {
+    while (!(await reader.read()).done);
+  })();
+  return {
+    url,
+    stop: async () => {
+      proc.kill("SIGTERM");
+      await proc.exited;
+      await drained;
+    },
+  };
+}

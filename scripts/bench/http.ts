@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import type { Memory } from "../../src/store/types.ts";
-import { type BenchContext, type Figure, type Section, perSecond, ratio, repeat, scratch, summarize } from "./_lib.ts";
+import { type BenchContext, type Figure, type Section, perSecond, ratio, repeat, scratch, startServeProcess, summarize } from "./_lib.ts";
 import { filler } from "./store.ts";
 
 const CLIENTS = 16;
@@ -57,30 +57,8 @@ async function startServe(ctx: BenchContext): Promise<{ url: string; token: stri
   const made = Bun.spawnSync([ctx.bin, "token", "create", "--tenant", "bench", "--json"], { env });
   if (made.exitCode !== 0) throw new Error(`token create failed: ${made.stderr.toString()}`);
   const { token } = JSON.parse(made.stdout.toString()) as { token: string };
-  const proc = Bun.spawn([ctx.bin, "serve", "--port", "0"], { env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
-  const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let url: string | undefined;
-  while (url === undefined) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`zerodb serve ended: ${text}`);
-    text += decoder.decode(value, { stream: true });
-    url = /zerodb listening on (http:\/\/\S+)\n/.exec(text)?.[1];
-  }
-  // Keep draining the per-request log so the pipe never fills and stalls the server.
-  const drained = (async () => {
-    while (!(await reader.read()).done);
-  })();
-  return {
-    url,
-    token,
-    stop: async () => {
-      proc.kill("SIGTERM");
-      await proc.exited;
-      await drained;
-    },
-  };
+  const server = await startServeProcess(ctx.bin, [], env);
+  return { ...server, token };
 }
 
 const section: Section = {

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { openStore } from "../../src/store/index.ts";
 import type { Memory } from "../../src/store/types.ts";
 import { startPostgres } from "../../test/store/postgres/_server.ts";
-import { type BenchContext, type Figure, type Section, percentile, perSecond, ratio, repeat, scratch, summarize } from "./_lib.ts";
+import { type BenchContext, type Figure, type Section, percentile, perSecond, ratio, repeat, scratch, startServeProcess, summarize } from "./_lib.ts";
 import { distractor } from "./recall/distractors.ts";
 import { questionFor } from "./search.ts";
 import { filler } from "./store.ts";
@@ -24,34 +24,7 @@ const fmtN = (n: number) => n.toLocaleString("en-US");
 async function serve(ctx: BenchContext, args: string[]): Promise<{ url: string; stop(): Promise<void> }> {
   const home = scratch(ctx.tmp, "home");
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZERODB_HOME: join(home, "zerodb") };
-  const proc = Bun.spawn([ctx.bin, "serve", "--port", "0", ...args], {
-    env,
-    stdin: "ignore",
-    stdout: "ignore",
-    stderr: "pipe",
-  });
-  const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let url: string | undefined;
-  while (url === undefined) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`zerodb serve ended: ${text}`);
-    text += decoder.decode(value, { stream: true });
-    url = /zerodb listening on (http:\/\/\S+)\n/.exec(text)?.[1];
-  }
-  // The per-request log is drained so the pipe never fills and stalls the server.
-  const drained = (async () => {
-    while (!(await reader.read()).done);
-  })();
-  return {
-    url,
-    stop: async () => {
-      proc.kill("SIGTERM");
-      await proc.exited;
-      await drained;
-    },
-  };
+  return startServeProcess(ctx.bin, args, env);
 }
 
 /** `total` single-entry appends from 16 clients spread over `urls`; entries per second. */

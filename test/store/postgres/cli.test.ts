@@ -6,34 +6,15 @@
  * --url` checks the team server through a member's token.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ZERODB_SRC, tempDir } from "../../helpers.ts";
+import { tempDir } from "../../helpers.ts";
+import { json, zerodb } from "./_cli.ts";
 import { startServe } from "./_serve.ts";
 import { postgresForFile, type TestPostgres } from "./_server.ts";
 
 const started = await postgresForFile();
 const server: TestPostgres | undefined = "error" in started ? undefined : started;
-
-/** Runs `zerodb ARGS` from source with HOME=`home` and nothing else in the environment. */
-async function zerodb(home: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
-  mkdirSync(home, { recursive: true });
-  const proc = Bun.spawn(["bun", ZERODB_SRC, ...args], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZERODB_HOME: join(home, "zerodb") },
-    cwd: home,
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, out, err };
-}
-
-/** Runs a command with --json and parses its one document, failing on a non-zero exit. */
-async function json<T>(home: string, args: string[]): Promise<T> {
-  const r = await zerodb(home, [...args, "--json"]);
-  if (r.code !== 0) throw new Error(`zerodb ${args[0]} exited ${r.code}: ${r.err}`);
-  return JSON.parse(r.out) as T;
-}
 
 if (!server) {
   describe("PostgreSQL CLI", () => {

@@ -9,31 +9,13 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ZERODB_SRC, tempDir } from "../../helpers.ts";
+import { tempDir } from "../../helpers.ts";
+import { json, zerodb } from "./_cli.ts";
 import { startServe } from "./_serve.ts";
 import { type TestPostgres, postgresForFile } from "./_server.ts";
 
 const started = await postgresForFile();
 const server: TestPostgres | undefined = "error" in started ? undefined : started;
-
-/** Runs `zerodb ARGS` from source with HOME=`home`. */
-async function zerodb(home: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
-  mkdirSync(home, { recursive: true });
-  const proc = Bun.spawn(["bun", ZERODB_SRC, ...args], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZERODB_HOME: join(home, "zerodb") },
-    cwd: home,
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, out, err };
-}
-
-async function json<T>(home: string, args: string[]): Promise<T> {
-  const r = await zerodb(home, [...args, "--json"]);
-  if (r.code !== 0) throw new Error(`zerodb ${args.join(" ")} exited ${r.code}: ${r.err}`);
-  return JSON.parse(r.out) as T;
-}
 
 /** A laptop store: turns in two tenants, a fact, two objects (one forgotten afterwards, one binary kept). */
 async function laptop(home: string): Promise<{ kept: string; keptBytes: Uint8Array<ArrayBuffer>; gone: string }> {
