@@ -51,7 +51,11 @@ export interface RestoreResult {
   /** The files restored: a full backup and the increments after it. */
   files: number;
   data_dir: string;
-  /** The store's id, kept: the restored store is the same store (README: a restored copy and its source). */
+  /**
+   * The id of the store the backup came from. A data dir restore keeps it as
+   * its own (the same store, README: a restored copy and its source); a
+   * database restore only reports it (the database is a store of its own).
+   */
   store_id: string;
   tenant: string | null;
 }
