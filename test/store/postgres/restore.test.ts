@@ -9,7 +9,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../../helpers.ts";
+import { ZERODB_SRC, tempDir } from "../../helpers.ts";
+import { seeded } from "../../seed.ts";
 import { json, zerodb } from "./_cli.ts";
 import { startServe } from "./_serve.ts";
 import { type TestPostgres, postgresForFile } from "./_server.ts";
@@ -80,6 +81,54 @@ if (!server) {
       };
       expect(hits.hits[0]?.snippet).toContain("rotation");
     });
+
+    test(
+      "restore --database killed with SIGKILL at random points: the database holds nothing or the whole store, and the next restore completes it",
+      seeded(async (random) => {
+        using dir = tempDir("zerodb-pg-restore-kill-");
+        const home = join(dir.path, "laptop");
+        await laptop(home);
+        const file = join(dir.path, "laptop.zdbk");
+        await json(home, ["backup", "--out", file]);
+        const whole = (await zerodb(home, ["export"])).out;
+        const admin = join(dir.path, "admin");
+        const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: admin, ZERODB_HOME: join(admin, "zerodb") };
+        // How long a whole restore takes here, from spawn: the kill points are drawn within it.
+        const start = performance.now();
+        const full = Bun.spawn(["bun", ZERODB_SRC, "restore", file, "--database", await server.database(), "--json"], {
+          env,
+          cwd: dir.path,
+          stdout: "ignore",
+          stderr: "ignore",
+        });
+        expect(await full.exited).toBe(0);
+        const span = performance.now() - start;
+        const outcomes = new Set<string>();
+        for (let round = 0; round < 8; round++) {
+          const url = await server.database();
+          const proc = Bun.spawn(["bun", ZERODB_SRC, "restore", file, "--database", url, "--json"], { env, cwd: dir.path, stdout: "ignore", stderr: "ignore" });
+          await Bun.sleep(Math.floor(random() * span));
+          proc.kill(9);
+          const code = await proc.exited;
+          const after = (await zerodb(admin, ["export", "--database", url])).out;
+          // All of it or none of it: the records and the bytes commit in one transaction.
+          expect([0, 137].includes(code) || code === null).toBe(true);
+          expect(after === "" || after === whole).toBe(true);
+          outcomes.add(after === "" ? "nothing" : "whole");
+          if (after === "") {
+            // Nothing there: a restore now completes it, and removes the killed one's scratch dir.
+            await json(admin, ["restore", file, "--database", url]);
+            expect((await zerodb(admin, ["export", "--database", url])).out).toBe(whole);
+          }
+        }
+        // Kill points inside the restore leave nothing (records and bytes commit together, at its end).
+        expect(outcomes.has("nothing")).toBe(true);
+        // The next restore removes every scratch dir a killed one left, and leaves none of its own.
+        await json(admin, ["restore", file, "--database", await server.database()]);
+        expect(readdirSync(join(admin, "zerodb")).filter((n) => n.startsWith(".restore-"))).toEqual([]);
+      }),
+      300_000,
+    );
 
     test("a database that holds anything, a damaged backup, or both targets at once: refused, and the database is as it was", async () => {
       using dir = tempDir("zerodb-pg-restore-bad-");
