@@ -8,9 +8,10 @@ import type { SQL } from "bun";
 import { ZeroDbError } from "../../errors.ts";
 import m001 from "./migrations/001_init.sql" with { type: "text" };
 import m002 from "./migrations/002_blobs.sql" with { type: "text" };
+import m003 from "./migrations/003_postings.sql" with { type: "text" };
 
 /** Numbered migrations; index i brings the schema to version i + 1. */
-export const MIGRATIONS: readonly string[] = [m001, m002];
+export const MIGRATIONS: readonly string[] = [m001, m002, m003];
 
 /** The advisory lock key migrations hold (any constant; "zerodb" in ASCII). */
 const MIGRATE_LOCK = 0x7a65726f6462;

@@ -118,9 +118,44 @@ if (!server) {
       const rows = await sql`SELECT count(*) AS n FROM tape WHERE text LIKE '%zebra%' OR data::text LIKE '%zebra%' OR words::text LIKE '%zebra%'
         OR idem_key = 'secret-key' OR subject = 's'`;
       const record = await sql`SELECT data FROM tape WHERE kind = 'forget'`;
+      // Search's postings (migration 003) hold no stem of the hidden row, nor any row for it.
+      const postings = await sql`SELECT count(*) AS n FROM postings WHERE lsn = 1 OR term LIKE '%zebra%' OR term = 'launch'`;
       await sql.close();
       expect(Number(rows[0].n)).toBe(0);
+      expect(Number(postings[0].n)).toBe(0);
       expect(record.map((r: { data: unknown }) => r.data)).toEqual([{ hidden: 1, lsns: [[1, 1]] }]);
+    });
+
+    test("migration 003 fills the postings from rows written before it; a forget then deletes a hidden row's, and search finds through them", async () => {
+      using dir = tempDir("zerodb-pg-postings-");
+      const url = await server.database();
+      const store = await openStore({ dataDir: dir.path, database: url });
+      const m = store.memory("alice");
+      await m.append({ session: "old", entries: [{ role: "note", content: "the walrus sings at dawn" }] });
+      await m.append({ session: "gone", entries: [{ role: "note", content: "the walrus hides a secret" }] });
+      await m.forget({ selector: { session: "gone" } });
+      await store.memory("bob").append({ session: "b", entries: [{ role: "note", content: "a walrus for bob" }] });
+      store.close();
+      // Back to schema 2, as a database written before postings existed.
+      const sql = new SQL(url);
+      await sql.unsafe(`DROP TABLE postings; DROP FUNCTION zerodb_postings_insert, zerodb_postings_drop CASCADE; UPDATE zerodb_schema SET version = 2`);
+      const again = await openStore({ dataDir: dir.path, database: url });
+      const expected = await sql`SELECT t.tenant, w.term, t.lsn FROM tape t, unnest(tsvector_to_array(t.words)) AS w(term)
+        WHERE t.words IS NOT NULL AND t.forgotten_by IS NULL ORDER BY 1, 2, 3`;
+      const filled = await sql`SELECT tenant, term, lsn FROM postings ORDER BY 1, 2, 3`;
+      expect(filled.length).toBeGreaterThan(0);
+      expect(filled.map((r: object) => ({ ...r }))).toEqual(expected.map((r: object) => ({ ...r })));
+      expect(filled.some((r: { term: string }) => r.term === "secret")).toBe(false);
+      expect((await again.memory("alice").search({ query: "walrus" })).hits.map((h) => h.session)).toEqual(["old"]);
+      // After the migration the triggers keep it: a new row adds its stems, a forget deletes them.
+      const a = again.memory("alice");
+      const [fresh] = (await a.append({ session: "new", entries: [{ role: "note", content: "walrus tusks" }] })).entries;
+      expect((await sql`SELECT count(*) AS n FROM postings WHERE lsn = ${fresh!.lsn} AND term = 'tusk'`)[0].n).toBe("1");
+      await a.forget({ selector: { session: "new" } });
+      expect((await sql`SELECT count(*) AS n FROM postings WHERE lsn = ${fresh!.lsn}`)[0].n).toBe("0");
+      expect((await a.search({ query: "walrus tusks" })).hits.map((h) => h.session)).toEqual(["old"]);
+      again.close();
+      await sql.close();
     });
 
     test("byte scan: forgotten content, names and object bytes leave the data files with VACUUM FULL (the README's step); the WAL keeps them", async () => {
@@ -143,7 +178,7 @@ if (!server) {
       // After forget alone: the old row versions in the tables' pages, the stems and names in their indexes.
       expect(found("base")).toBeGreaterThan(0);
       // Plain VACUUM is not the step: it frees a dead row's space without erasing it, and index pages keep keys.
-      await sql.unsafe("VACUUM FULL tape, sessions, facts, objects, blob_chunks");
+      await sql.unsafe("VACUUM FULL tape, postings, sessions, facts, objects, blob_chunks");
       await sql`CHECKPOINT`;
       await sql.close();
       expect(found("base")).toBe(0);
