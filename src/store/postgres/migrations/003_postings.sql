@@ -24,8 +24,7 @@ CREATE FUNCTION zerodb_postings_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO postings (tenant, term, lsn)
     SELECT n.tenant, w.term, n.lsn FROM new_rows n, unnest(tsvector_to_array(n.words)) AS w(term)
-    WHERE n.words IS NOT NULL AND n.forgotten_by IS NULL
-    ON CONFLICT DO NOTHING;
+    WHERE n.words IS NOT NULL AND n.forgotten_by IS NULL;
   RETURN NULL;
 END $$;
 
