@@ -126,6 +126,24 @@ if (!server) {
       expect(record.map((r: { data: unknown }) => r.data)).toEqual([{ hidden: 1, lsns: [[1, 1]] }]);
     });
 
+    test("search past the postings' newest 1000 rows of each word: rows holding all the words, and a filter that turns the newest away", async () => {
+      using dir = tempDir("zerodb-pg-deep-");
+      const store = await openStore({ dataDir: dir.path, database: await server.database() });
+      const m = store.memory("alice");
+      // The oldest rows: one holding both common words, one in another session holding one of them.
+      const [both] = (await m.append({ session: "old", entries: [{ role: "note", content: "glacier meets avalanche" }] })).entries;
+      const [other] = (await m.append({ session: "quiet", entries: [{ role: "note", content: "a glacier, once" }] })).entries;
+      // 1100 rows of each word, in batches of 220 (an append takes at most 256).
+      for (const word of ["glacier", "avalanche"])
+        for (let b = 0; b < 5; b++)
+          await m.append({ session: "busy", entries: Array.from({ length: 220 }, (_, i) => ({ role: "note" as const, content: `${word} report ${b} ${i}` })) });
+      // Neither word's newest 1000 rows holds the first row: only the rows holding both words find it.
+      expect((await m.search({ query: "glacier avalanche", limit: 3 })).hits[0]!.lsn).toBe(both!.lsn);
+      // Every listed row is in another session: the filtered word index finds this one.
+      expect((await m.search({ query: "glacier", session: "quiet" })).hits.map((h) => h.lsn)).toEqual([other!.lsn]);
+      store.close();
+    });
+
     test("migration 003 fills the postings from rows written before it; a forget then deletes a hidden row's, and search finds through them", async () => {
       using dir = tempDir("zerodb-pg-postings-");
       const url = await server.database();
