@@ -8,6 +8,7 @@
  * every term is common the newest rows holding all of them and all but one.
  */
 import type { SQL } from "bun";
+import { RowList, rankKnown } from "../../search/candidates.ts";
 import type { Term } from "../../search/query.ts";
 import { termQuery } from "./words.ts";
 
@@ -19,46 +20,6 @@ const ADMIT_MAX = 4096;
 const ALL_BUT_ONE = 240;
 /** A common term's frequency is counted up to this many rows. */
 const DF_BOUND = 20_000;
-
-/** LSNs in strictly descending order. */
-export class RowList {
-  constructor(readonly rows: readonly number[] = []) {}
-
-  get size(): number {
-    return this.rows.length;
-  }
-
-  has(lsn: number): boolean {
-    const r = this.rows;
-    let lo = 0;
-    let hi = r.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const v = r[mid]!;
-      if (v === lsn) return true;
-      if (v > lsn) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return false;
-  }
-
-  /** This list and another descending list, as one. */
-  union(other: readonly number[]): RowList {
-    const a = this.rows;
-    const out: number[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < a.length || j < other.length) {
-      const x = i < a.length ? a[i]! : -1;
-      const y = j < other.length ? other[j]! : -1;
-      const v = Math.max(x, y);
-      out.push(v);
-      if (x === v) i++;
-      if (y === v) j++;
-    }
-    return new RowList(out);
-  }
-}
 
 /** The stems that stand for a term in the postings: one per alternative, or null when an alternative is a phrase or a prefix. */
 export function postingTerms(term: Term): string[] | null {
@@ -252,38 +213,7 @@ export async function termCounts(tx: SQL, cacheKey: SQL, tenant: string, lookups
   return out;
 }
 
-/**
- * Every row of the lists, by the idf of the terms it is known to hold, best
- * first and newest first within a score, whole scores up to ADMIT_MAX. The
- * lists are merged in one pass, newest row first, so each score's rows come
- * out already in order.
- */
-export function rankKnown(found: Candidates, idfs: number[]): number[] {
-  const lists = found.holders.map((h) => h.rows);
-  const at = new Int32Array(lists.length);
-  const groups = new Map<number, number[]>();
-  for (;;) {
-    let lsn = -1;
-    for (let j = 0; j < lists.length; j++) {
-      const v = lists[j]![at[j]!];
-      if (v !== undefined && v > lsn) lsn = v;
-    }
-    if (lsn < 0) break;
-    let sc = 0;
-    for (let j = 0; j < lists.length; j++) {
-      if (lists[j]![at[j]!] === lsn) {
-        sc += idfs[j]!;
-        at[j]!++;
-      }
-    }
-    const g = groups.get(sc);
-    if (g) g.push(lsn);
-    else groups.set(sc, [lsn]);
-  }
-  const ranked: number[] = [];
-  for (const sc of [...groups.keys()].sort((a, b) => b - a)) {
-    for (const lsn of groups.get(sc)!) ranked.push(lsn);
-    if (ranked.length >= ADMIT_MAX) break;
-  }
-  return ranked;
+/** Every row of the lists, by the idf of the terms it is known to hold, best first (src/search/candidates.ts). */
+export function rankCandidates(found: Candidates, idfs: number[]): number[] {
+  return rankKnown(found.holders, { idfs, complete: found.complete, max: ADMIT_MAX });
 }

@@ -40,7 +40,7 @@ import { PAGE_DEFAULT } from "../../limits.ts";
 import type { SearchInput } from "../../schema/ops.ts";
 import type { SearchHit, SearchResult } from "../../schema/results.ts";
 import { prefixEnd } from "../ranges.ts";
-import { CANDIDATES_PER_TERM, candidates, lookupOf, rankKnown, termCounts, termLists } from "./search-candidates.ts";
+import { CANDIDATES_PER_TERM, candidates, lookupOf, rankCandidates, termCounts, termLists } from "./search-candidates.ts";
 import { termQuery } from "./words.ts";
 
 /**
@@ -217,7 +217,7 @@ async function fromPostings(tx: SQL, sql: SQL, tenant: string, input: SearchInpu
   const idfs = counts.map((df) => idf(df, Math.max(n, ...counts)));
   const size = Math.max(POOL_MIN, limit * 2);
   const found = await candidates(tx, tenant, { lookups, lists, pool: size, counts });
-  const ranked = rankKnown(found, idfs);
+  const ranked = rankCandidates(found, idfs);
   const { lsns, checked } = await admit(tx, tenant, input, ranked, size);
   const rejected = checked - lsns.length;
   const more = checked < ranked.length || found.complete.some((c) => !c);

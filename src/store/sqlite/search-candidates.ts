@@ -5,6 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { SearchClass } from "../../search/classify.ts";
+import { RowList, rankKnown } from "../../search/candidates.ts";
 import { idf } from "../../search/rank.ts";
 import type { SearchInput } from "../../schema/ops.ts";
 import { prefixRange } from "./_tape.ts";
@@ -65,52 +66,6 @@ function matching(db: Database, filter: Filter | null, expr: string, cap: number
         .values(expr, ...filter.params, cap) as [number][])
     : (db.query("SELECT rowid FROM words WHERE words MATCH ? ORDER BY rowid DESC LIMIT ?").values(expr, cap) as [number][]);
   return rows.map((r) => r[0]);
-}
-
-/**
- * Rows holding a term, newest first (LSNs strictly descending, as the index
- * answers `ORDER BY rowid DESC`): a plain array is several times cheaper to
- * build than a Set for the thousands of rows a common word has, and stage 1
- * merges the lists in one pass.
- */
-export class RowList {
-  constructor(readonly rows: readonly number[] = []) {}
-
-  get size(): number {
-    return this.rows.length;
-  }
-
-  /** Binary search over the descending LSNs. */
-  has(lsn: number): boolean {
-    const r = this.rows;
-    let lo = 0;
-    let hi = r.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const v = r[mid]!;
-      if (v === lsn) return true;
-      if (v > lsn) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return false;
-  }
-
-  /** This list and another descending list, as one. */
-  union(other: readonly number[]): RowList {
-    const a = this.rows;
-    const out: number[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < a.length || j < other.length) {
-      const x = i < a.length ? a[i]! : -1;
-      const y = j < other.length ? other[j]! : -1;
-      const v = Math.max(x, y);
-      out.push(v);
-      if (x === v) i++;
-      if (y === v) j++;
-    }
-    return new RowList(out);
-  }
 }
 
 /** Which rows hold which terms, as far as stage 1 knows. */
@@ -200,58 +155,11 @@ export function stageOne(db: Database, filter: Filter, exprs: string[], found: C
   // A capped list says only "at least this many": a common term's frequency is counted (up to a bound) in the whole index.
   const idfs = holders.map((h, i) => idf(complete[i] ? h.size : Math.max(h.size, indexCount(db, exprs[i]!, total)), total));
   const leastCommon = Math.min(...idfs.filter((_, i) => !complete[i]));
-  const ranked = rankKnown(holders, { idfs, complete, alsoCommon, leastCommon });
+  const ranked = rankKnown(holders, { idfs, complete, extra: alsoCommon, extraWeight: leastCommon, max: ADMIT_MAX });
   const { lsns, checked } = admit(db, filter, ranked, size);
   const rejected = checked - lsns.length;
   const more = checked < ranked.length || complete.some((c) => !c);
   return { lsns, idfs, starved: lsns.length < size && more && rejected > lsns.length };
-}
-
-/**
- * Every row of the lists, by the idf of the terms it is known to hold (a row
- * of `alsoCommon` holding no common term's list gains the least common one),
- * best first and newest first within a score, whole scores up to ADMIT_MAX.
- * The lists are merged in one pass, newest row first, so each score's rows
- * come out already in order.
- */
-function rankKnown(holders: RowList[], opts: { idfs: number[]; complete: boolean[]; alsoCommon: RowList; leastCommon: number }): number[] {
-  const { idfs, complete, alsoCommon, leastCommon } = opts;
-  const lists = holders.map((h) => h.rows);
-  const extra = alsoCommon.rows;
-  const at = new Int32Array(lists.length);
-  let also = 0;
-  const groups = new Map<number, number[]>();
-  for (;;) {
-    let lsn = -1;
-    for (let j = 0; j < lists.length; j++) {
-      const v = lists[j]![at[j]!];
-      if (v !== undefined && v > lsn) lsn = v;
-    }
-    if (also < extra.length && extra[also]! > lsn) lsn = extra[also]!;
-    if (lsn < 0) break;
-    let sc = 0;
-    let inCommon = false;
-    for (let j = 0; j < lists.length; j++) {
-      if (lists[j]![at[j]!] === lsn) {
-        sc += idfs[j]!;
-        if (!complete[j]) inCommon = true;
-        at[j]!++;
-      }
-    }
-    if (extra[also] === lsn) {
-      also++;
-      if (!inCommon) sc += leastCommon;
-    }
-    const g = groups.get(sc);
-    if (g) g.push(lsn);
-    else groups.set(sc, [lsn]);
-  }
-  const ranked: number[] = [];
-  for (const sc of [...groups.keys()].sort((a, b) => b - a)) {
-    for (const lsn of groups.get(sc)!) ranked.push(lsn);
-    if (ranked.length >= ADMIT_MAX) break;
-  }
-  return ranked;
 }
 
 /** Counts kept per store (bounded); a count is reused while the index has grown or shrunk by less than COUNT_DRIFT. */

@@ -31,7 +31,8 @@ import { snippet } from "../../search/snippet.ts";
 import { PAGE_DEFAULT } from "../../limits.ts";
 import type { SearchInput } from "../../schema/ops.ts";
 import type { SearchHit, SearchResult } from "../../schema/results.ts";
-import { type Filter, type RowList, candidates, filterOf, stageOne } from "./search-candidates.ts";
+import type { RowList } from "../../search/candidates.ts";
+import { type Filter, candidates, filterOf, stageOne } from "./search-candidates.ts";
 
 /** Rows ranked in full (stage 2), at least; twice the hits asked for when that is more. */
 const POOL_SIZE_MIN = 60;

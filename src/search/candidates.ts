@@ -1,0 +1,102 @@
+/**
+ * What both engines' first search stage does with the rows each query term
+ * is known to be held by (DESIGN.md 11): lists of LSNs newest first, and one
+ * merge of them into rows ranked by the idf of the terms they hold.
+ */
+
+/**
+ * Rows holding a term, newest first (LSNs strictly descending, as either
+ * engine's index answers them newest first): a plain array is several times cheaper to
+ * build than a Set for the thousands of rows a common word has, and stage 1
+ * merges the lists in one pass.
+ */
+export class RowList {
+  constructor(readonly rows: readonly number[] = []) {}
+
+  get size(): number {
+    return this.rows.length;
+  }
+
+  /** Binary search over the descending LSNs. */
+  has(lsn: number): boolean {
+    const r = this.rows;
+    let lo = 0;
+    let hi = r.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = r[mid]!;
+      if (v === lsn) return true;
+      if (v > lsn) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
+  /** This list and another descending list, as one. */
+  union(other: readonly number[]): RowList {
+    const a = this.rows;
+    const out: number[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < a.length || j < other.length) {
+      const x = i < a.length ? a[i]! : -1;
+      const y = j < other.length ? other[j]! : -1;
+      const v = Math.max(x, y);
+      out.push(v);
+      if (x === v) i++;
+      if (y === v) j++;
+    }
+    return new RowList(out);
+  }
+}
+
+/**
+ * Every row of the lists, by the idf of the terms it is known to hold, best
+ * first and newest first within a score, whole scores up to `max`. A row of
+ * `extra` (rows known to hold some common term besides a rare one) that no
+ * incomplete list holds gains `extraWeight`. The lists are merged in one
+ * pass, newest row first, so each score's rows come out already in order.
+ */
+export function rankKnown(
+  holders: readonly RowList[],
+  opts: { idfs: readonly number[]; complete: readonly boolean[]; extra?: RowList; extraWeight?: number; max: number },
+): number[] {
+  const { idfs, complete, max } = opts;
+  const extraWeight = opts.extraWeight ?? 0;
+  const lists = holders.map((h) => h.rows);
+  const extra = opts.extra?.rows ?? [];
+  const at = new Int32Array(lists.length);
+  let also = 0;
+  const groups = new Map<number, number[]>();
+  for (;;) {
+    let lsn = -1;
+    for (let j = 0; j < lists.length; j++) {
+      const v = lists[j]![at[j]!];
+      if (v !== undefined && v > lsn) lsn = v;
+    }
+    if (also < extra.length && extra[also]! > lsn) lsn = extra[also]!;
+    if (lsn < 0) break;
+    let sc = 0;
+    let inCommon = false;
+    for (let j = 0; j < lists.length; j++) {
+      if (lists[j]![at[j]!] === lsn) {
+        sc += idfs[j]!;
+        if (!complete[j]) inCommon = true;
+        at[j]!++;
+      }
+    }
+    if (extra[also] === lsn) {
+      also++;
+      if (!inCommon) sc += extraWeight;
+    }
+    const g = groups.get(sc);
+    if (g) g.push(lsn);
+    else groups.set(sc, [lsn]);
+  }
+  const ranked: number[] = [];
+  for (const sc of [...groups.keys()].sort((a, b) => b - a)) {
+    for (const lsn of groups.get(sc)!) ranked.push(lsn);
+    if (ranked.length >= max) break;
+  }
+  return ranked;
+}
