@@ -12,7 +12,8 @@ import { captureSession, projectSession } from "../project.ts";
 import { describe } from "./hook.ts";
 import { RUN_MAX_BYTES, SYNC_BATCH_ENTRIES } from "./limits.ts";
 import { logProblems } from "./log.ts";
-import { opencodeSource, rootSession, sessionFamily, sessionRow, withDatabase } from "./opencode.ts";
+import { opencodeSource } from "./opencode.ts";
+import { rootSession, sessionFamily, sessionRow, withDatabase } from "./opencode-db.ts";
 import { captureSources } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
 

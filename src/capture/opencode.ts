@@ -31,10 +31,8 @@
  * own short read transaction, and a busy database (a checkpoint or recovery)
  * fails the run with a warning and is read on a later run.
  */
-import { Database } from "bun:sqlite";
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { listDir } from "../util/fs.ts";
+import type { Database } from "bun:sqlite";
+import { type SessionRow, openDatabase, withDatabase } from "./opencode-db.ts";
 import type { LineReader } from "./lines.ts";
 import { type Source, idemPrefix } from "./sources.ts";
 
@@ -51,7 +49,6 @@ export const ASSISTANT_STALE_MS = 60 * 60 * 1000;
 export const USER_SETTLED_MS = 5000;
 /** How much earlier than the cursor a part row may have been inserted (ids made before the insert, by a client). */
 const INSERT_SLACK_MS = 60 * 60 * 1000;
-const DB_NAME = /^opencode(?:-[A-Za-z0-9._-]+)?\.db$/;
 
 /** The place of an opencode id created at `timeCreated` (ms), or undefined for an id not of opencode's ascending form. */
 export function idNumber(id: string, timeCreated: number): number | undefined {
@@ -67,98 +64,6 @@ export function idNumber(id: string, timeCreated: number): number | undefined {
 /** The milliseconds an id place stands for (inverse of idNumber, to within the counter). */
 function placeTime(units: number): number {
   return Math.floor((units + EPOCH_UNITS) / 4096);
-}
-
-/** opencode's data directory: `$XDG_DATA_HOME/opencode` or `~/.local/share/opencode` (on every platform). */
-export function opencodeDataDir(env: Record<string, string | undefined>, userHome: string): string {
-  const xdg = env.XDG_DATA_HOME;
-  return join(xdg !== undefined && xdg !== "" ? xdg : join(userHome, ".local", "share"), "opencode");
-}
-
-/** The databases opencode may have written: `$OPENCODE_DB` when set, and every `opencode*.db` in the data directory. */
-export function findDatabases(env: Record<string, string | undefined>, userHome: string): string[] {
-  const dir = opencodeDataDir(env, userHome);
-  const out = listDir(dir)
-    .filter((n) => DB_NAME.test(n))
-    .sort()
-    .map((n) => join(dir, n));
-  const named = env.OPENCODE_DB;
-  if (named !== undefined && named !== "" && named !== ":memory:") {
-    const path = resolve(dir, named);
-    if (!out.includes(path) && existsSync(path)) out.unshift(path);
-  }
-  return out;
-}
-
-/** A session's row: what capture needs of it. */
-export interface SessionRow {
-  id: string;
-  parentId: string | null;
-  directory: string;
-  title: string;
-}
-
-/** Opens an opencode database read-only, failing fast when it is busy. */
-export function openDatabase(path: string): Database {
-  const db = new Database(path, { readonly: true });
-  // A reader in WAL mode waits only on recovery or a truncating checkpoint: a moment, then give up and come back later.
-  db.run("PRAGMA busy_timeout = 200");
-  return db;
-}
-
-/** Runs `fn` over an opencode database opened read-only, closing it after. */
-export function withDatabase<T>(path: string, fn: (db: Database) => T): T {
-  const db = openDatabase(path);
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
-
-const SESSION_COLUMNS = "id, parent_id AS parentId, directory, title";
-
-/** Every session of a database, oldest first (none when the file is not opencode's). */
-export function listSessions(db: Database): SessionRow[] {
-  return db.query<SessionRow, []>(`SELECT ${SESSION_COLUMNS} FROM session ORDER BY time_created, id`).all();
-}
-
-/** One session, or undefined. */
-export function sessionRow(db: Database, id: string): SessionRow | undefined {
-  return db.query<SessionRow, [string]>(`SELECT ${SESSION_COLUMNS} FROM session WHERE id = ?`).get(id) ?? undefined;
-}
-
-/** The session at the top of a subagent chain (the one a person started). */
-export function rootSession(db: Database, row: SessionRow): SessionRow {
-  let at = row;
-  const seen = new Set([at.id]);
-  while (at.parentId !== null) {
-    const up = sessionRow(db, at.parentId);
-    if (up === undefined || seen.has(up.id)) break;
-    seen.add(up.id);
-    at = up;
-  }
-  return at;
-}
-
-/** A session and every subagent session below it, parents first. */
-export function sessionFamily(db: Database, root: SessionRow): SessionRow[] {
-  const out = [root];
-  const children = db.query<SessionRow, [string]>(`SELECT ${SESSION_COLUMNS} FROM session WHERE parent_id = ? ORDER BY time_created, id`);
-  for (let i = 0; i < out.length && out.length < 10_000; i++) out.push(...children.all(out[i]!.id).filter((c) => !out.some((o) => o.id === c.id)));
-  return out;
-}
-
-/** The address `capture sync` and `capture status` use for one session: `<database>#<session id>`. */
-export function sessionAddress(dbPath: string, sessionId: string): string {
-  return `${dbPath}#${sessionId}`;
-}
-
-/** The database and session id of an address, or undefined when it is not one. */
-export function parseAddress(address: string): { db: string; session: string } | undefined {
-  // An empty session id stands for a database whose sessions could not be listed (sync then says so).
-  const m = /^(.*\.db)#((?:ses_[A-Za-z0-9]{1,100})?)$/.exec(address);
-  return m ? { db: m[1]!, session: m[2]! } : undefined;
 }
 
 /** The capture source of one opencode session; `agentId` marks a subagent's session. */
@@ -345,27 +250,4 @@ export function recordCounts(dbPath: string, sessionId: string, offset: number):
     const behind = all.filter((r) => r.position >= offset).length;
     return { captured: all.length - behind, behind };
   });
-}
-
-/** The session of an address with its root (the session a person started), or undefined when the database or session is gone. */
-export function addressedSession(address: { db: string; session: string }): { row: SessionRow; root: SessionRow } | undefined {
-  if (!existsSync(address.db)) return undefined;
-  return withDatabase(address.db, (db) => {
-    const row = sessionRow(db, address.session);
-    return row ? { row, root: rootSession(db, row) } : undefined;
-  });
-}
-
-/** Every session of every opencode database, as `<database>#<session id>`, parents before their subagents (`<database>#` for one that cannot be read now). */
-export function findSessions(env: Record<string, string | undefined>, userHome: string): string[] {
-  const out: string[] = [];
-  for (const path of findDatabases(env, userHome)) {
-    try {
-      for (const s of withDatabase(path, listSessions)) out.push(sessionAddress(path, s.id));
-    } catch {
-      // Busy right now, or not opencode's: `capture sync` warns of it and reads it on a later run.
-      out.push(sessionAddress(path, ""));
-    }
-  }
-  return out;
 }

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { findRollouts } from "../capture/codex.ts";
 import { findChats } from "../capture/gemini.ts";
-import { findSessions } from "../capture/opencode.ts";
+import { findSessions } from "../capture/opencode-db.ts";
 import { findTranscripts } from "../capture/sync.ts";
 import { claudeConfigDir, codexHome, type HarnessContext } from "../harness/index.ts";
 

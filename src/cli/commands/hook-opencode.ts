@@ -1,5 +1,5 @@
 import { resolveHome } from "../../config.ts";
-import { findDatabases } from "../../capture/opencode.ts";
+import { findDatabases } from "../../capture/opencode-db.ts";
 import { runOpencodeHook } from "../../capture/opencode-hook.ts";
 import { withCaptureSink } from "../capture-sink.ts";
 import { zcommand } from "../command.ts";

@@ -31,17 +31,14 @@
  * migration has autovacuum visit the postings often (README, "Team server").
  */
 import type { SQL } from "bun";
-import { SearchClass } from "../../search/classify.ts";
-import { countTerms } from "../../search/match.ts";
 import { type Term, parseQuery } from "../../search/query.ts";
-import { bm25, idf, score } from "../../search/rank.ts";
-import { snippet } from "../../search/snippet.ts";
+import { idf } from "../../search/rank.ts";
 import { PAGE_DEFAULT } from "../../limits.ts";
 import type { SearchInput } from "../../schema/ops.ts";
 import type { SearchHit, SearchResult } from "../../schema/results.ts";
-import { prefixEnd } from "../ranges.ts";
 import { CANDIDATES_PER_TERM, candidates, lookupOf, rankCandidates, termCounts, termLists } from "./search-candidates.ts";
-import { termQuery } from "./words.ts";
+import { Params, anywhere, filterSql, holds, trigramFits } from "./search-filter.ts";
+import { type Stage, rankRows } from "./search-rank.ts";
 
 /**
  * Rows ranked in full from the postings, at least; twice the hits asked for
@@ -57,59 +54,6 @@ const ADMIT_MAX = 4096;
 const MATCH_BOUND = 50_000;
 /** Candidates of the filtered word index whose text is read and ranked: the best by their words' weights. */
 const CANDIDATES = 400;
-/** The best turns whose conversation neighbours are read. */
-const CONTEXT_TOP = 12;
-/** Turns on each side of a turn that count as its neighbours. */
-const NEIGHBOURS = 3;
-/** Characters of a neighbour read for ranking. */
-const NEIGHBOUR_CHARS = 4096;
-/** How much of its best neighbour's score a turn gains. */
-const CONTEXT_WEIGHT = 0.5;
-/** BM25's average record length, in tokens (as the SQLite engine's). */
-const AVG_TOKENS = 80;
-/** Characters of a row read for ranking and its snippet. */
-const WINDOW_CHARS = 4096;
-
-/** Positional parameters for one statement. */
-class Params {
-  readonly values: unknown[] = [];
-  /** Adds a value; its placeholder. */
-  add(v: unknown): string {
-    this.values.push(v);
-    return `$${this.values.length}`;
-  }
-}
-
-/** The WHERE conditions every candidate meets: the tenant, live, the caller's filters, no noise unless asked. */
-function filterSql(p: Params, tenant: string, input: SearchInput): string {
-  const where = [`t.tenant = ${p.add(tenant)}`, "t.forgotten_by IS NULL", "t.text IS NOT NULL"];
-  if (input.include_noise !== true) where.push(`t.sclass <> ${p.add(SearchClass.noise)}`);
-  if (input.session !== undefined) where.push(`t.kind = 'turn' AND t.subject = ${p.add(input.session)}`);
-  if (input.prefix) {
-    const end = prefixEnd(input.prefix);
-    where.push(`t.kind = 'turn' AND t.subject >= ${p.add(input.prefix)}${end === null ? "" : ` AND t.subject < ${p.add(end)}`}`);
-  }
-  if (input.role !== undefined) where.push(`t.kind = 'turn' AND t.data->>'role' = ${p.add(input.role)}`);
-  return where.join(" AND ");
-}
-
-/** A LIKE pattern that matches `s` anywhere, its wildcards escaped. */
-function anywhere(s: string): string {
-  return `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** Whether the trigram index can look for a term: one token of three characters or more. */
-function trigramFits(term: Term): boolean {
-  const one = term.alternatives[0]!;
-  return term.kind !== "phrase" && one.tokens.length === 1 && one.tokens[0]!.length >= 3;
-}
-
-/** The condition under which a row holds a term: the word index, or for a one-token term the trigram index. */
-function holds(p: Params, term: Term, trigram: boolean): string {
-  const words = `t.words @@ ${p.add(termQuery(term))}::tsquery`;
-  if (!trigram || !trigramFits(term)) return words;
-  return `(${words} OR t.text ILIKE ${p.add(anywhere(term.alternatives[0]!.tokens[0]!))})`;
-}
 
 /** Hits, best first; forgotten rows have no text and no index entries. */
 export async function search(sql: SQL, tenant: string, input: SearchInput): Promise<SearchResult> {
@@ -169,13 +113,6 @@ async function tenantRows(tx: SQL, tenant: string): Promise<number> {
     `SELECT coalesce((SELECT sum(turns) FROM sessions WHERE tenant = $1), 0) + (SELECT count(*) FROM tape WHERE tenant = $1 AND kind = 'link' AND forgotten_by IS NULL) AS n`,
     [tenant],
   );
-}
-
-/** Stage 1's outcome: the rows to read and rank, best first, the terms' idfs, and which rows hold which terms. */
-interface Stage {
-  lsns: number[];
-  idfs: number[];
-  has(lsn: number, term: number): boolean;
 }
 
 /**
@@ -279,111 +216,4 @@ async function fromWordIndex(tx: SQL, tenant: string, input: SearchInput, terms:
     .slice(0, CANDIDATES)
     .map((r) => r.lsn);
   return { lsns, idfs, has: (lsn, i) => flags.get(lsn)?.[i] === true };
-}
-
-/** Stages 2 and 3: the rows read through a window and ranked, the best turns' neighbours scored too. */
-async function rankRows(tx: SQL, tenant: string, input: SearchInput, terms: Term[], limit: number, stage: Stage): Promise<SearchHit[]> {
-  const allWords = input.all_words === true;
-  const { idfs } = stage;
-  if (stage.lsns.length === 0) return [];
-  const rows: Record<string, unknown>[] = await tx.unsafe(
-    `SELECT t.lsn, t.kind, t.subject, t.data, t.sclass, t.bytes, left(t.text, ${WINDOW_CHARS}) AS win FROM tape t WHERE t.lsn = ANY($1::bigint[])`,
-    [stage.lsns],
-  );
-  const weightAll = idfs.reduce((s, x) => s + x, 0);
-  const scoreRow = (row: Record<string, unknown>): Scored => {
-    const win = row.win as string;
-    const lsn = Number(row.lsn);
-    const c = countTerms(terms, win, idfs);
-    // A term the index found in this row but beyond the window counts once.
-    const tf = c.tf.map((f, i) => (f === 0 && stage.has(lsn, i) ? 1 : f));
-    const winBytes = Buffer.byteLength(win, "utf8");
-    const bytes = Number(row.bytes);
-    const length = c.length * (bytes > winBytes ? bytes / Math.max(1, winBytes) : 1);
-    const held = tf.map((f) => f > 0);
-    const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / weightAll;
-    const own = share > 0 ? score({ share, near: c.near, bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }), cls: Number(row.sclass) }) : 0;
-    return { row, lsn, held, own, more: bytes > winBytes };
-  };
-  const scored = new Map<number, Scored>();
-  for (const row of rows) {
-    const r = scoreRow(row);
-    scored.set(r.lsn, r);
-  }
-  // A turn is read in its conversation (as the SQLite engine does): the best turns' neighbours are
-  // scored too, and each turn gains from its best neighbour, e.g. the answer after a question that
-  // holds the query's words.
-  const top = [...scored.values()]
-    .filter((r) => r.own > 0 && r.row.kind === "turn")
-    .sort(byOwn)
-    .slice(0, CONTEXT_TOP);
-  const context = new Map<number, number>();
-  const lift = (lsn: number, by: number) => context.set(lsn, Math.max(context.get(lsn) ?? 0, by));
-  const nearOf = new Map<number, Record<string, unknown>[]>();
-  for (const row of await neighbours(tx, tenant, input, top)) {
-    const { of, ...rest } = row;
-    const list = nearOf.get(Number(of));
-    if (list) list.push(rest);
-    else nearOf.set(Number(of), [rest]);
-  }
-  for (const r of top) {
-    const near = nearOf.get(r.lsn) ?? [];
-    for (const row of near) if (!scored.has(Number(row.lsn))) scored.set(Number(row.lsn), scoreRow(row));
-    for (const row of near) {
-      const other = scored.get(Number(row.lsn))!;
-      // What a neighbour adds beyond the turn's own match: two turns saying the same lift neither.
-      lift(other.lsn, r.own - other.own);
-      lift(r.lsn, other.own - r.own);
-    }
-  }
-  return [...scored.values()]
-    .filter((r) => r.own > 0 && (!allWords || r.held.every(Boolean)))
-    .map((r) => ({ ...r, s: r.own + CONTEXT_WEIGHT * (context.get(r.lsn) ?? 0) }))
-    .sort((a, b) => b.s - a.s || b.lsn - a.lsn)
-    .slice(0, limit)
-    .map(({ row, held, s, more }) => toHit(row, terms, idfs, held, s, more));
-}
-
-/** A row with its own score (zero when it holds no query word) and the words it holds. */
-interface Scored {
-  row: Record<string, unknown>;
-  lsn: number;
-  held: boolean[];
-  own: number;
-  more: boolean;
-}
-
-function byOwn(a: Scored, b: Scored): number {
-  return b.own - a.own || b.lsn - a.lsn;
-}
-
-/**
- * The live turns just before and after each of some turns in its session
- * that the filter admits, with a window of their text: one statement for
- * all of them, each row naming the turn (`of`) it neighbours.
- */
-async function neighbours(tx: SQL, tenant: string, input: SearchInput, rs: Scored[]): Promise<Record<string, unknown>[]> {
-  if (rs.length === 0) return [];
-  const p = new Params();
-  const of = p.add(rs.map((r) => r.lsn));
-  const subjects = p.add(rs.map((r) => r.row.subject as string));
-  const filter = filterSql(p, tenant, input);
-  const side = (op: "<" | ">", order: "DESC" | "ASC") =>
-    `(SELECT t.lsn, t.kind, t.subject, t.data, t.sclass, t.bytes, left(t.text, ${NEIGHBOUR_CHARS}) AS win FROM tape t
-      WHERE ${filter} AND t.kind = 'turn' AND t.subject = r.subject AND t.lsn ${op} r.of ORDER BY t.lsn ${order} LIMIT ${NEIGHBOURS})`;
-  return tx.unsafe(
-    `SELECT r.of, n.* FROM unnest(${of}::bigint[], ${subjects}::text[]) AS r(of, subject)
-     CROSS JOIN LATERAL (${side("<", "DESC")} UNION ALL ${side(">", "ASC")}) n`,
-    p.values,
-  ) as Promise<Record<string, unknown>[]>;
-}
-
-function toHit(row: Record<string, unknown>, terms: Term[], idfs: number[], held: boolean[], s: number, more: boolean): SearchHit {
-  const data = row.data as { role?: SearchHit["role"]; url?: string };
-  const matched = terms.filter((_, i) => held[i]).map((t) => t.text);
-  const snip = snippet(row.win as string, { terms, weights: idfs, more });
-  const score = Math.round(s * 1000) / 1000;
-  const lsn = Number(row.lsn);
-  if (row.kind === "link") return { lsn, kind: "link", session: null, role: null, snippet: snip, score, matched, url: data.url ?? "" };
-  return { lsn, kind: "turn", session: row.subject as string, role: data.role ?? null, snippet: snip, score, matched };
 }
