@@ -66,6 +66,26 @@ function strayLabels(built: Built): Query[] {
   return QUERIES.filter((q) => contents.filter((c) => c.includes(q.answer)).length !== 1);
 }
 
+/** zerodb's and the baseline's summary of the runs of one style and split. */
+function summaries(runs: Run[], style: Parameters<typeof select>[1], split: Parameters<typeof select>[2]): { z: Summary; b: Summary } {
+  return {
+    z: summarize(
+      select(
+        runs.map((r) => r.zerodb),
+        style,
+        split,
+      ),
+    ),
+    b: summarize(
+      select(
+        runs.map((r) => r.baseline),
+        style,
+        split,
+      ),
+    ),
+  };
+}
+
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "-");
 const line = (s: Summary) => `recall@10 ${f2(s.recall)}  MRR ${f2(s.mrr)}  empty ${f2(s.empty)}`;
 
@@ -86,20 +106,7 @@ const section: Section = {
       for (const sg of STYLE_GROUPS) {
         const parts: string[] = [];
         for (const pg of SPLIT_GROUPS) {
-          const z = summarize(
-            select(
-              runs.map((r) => r.zerodb),
-              sg.style,
-              pg.split,
-            ),
-          );
-          const b = summarize(
-            select(
-              runs.map((r) => r.baseline),
-              sg.style,
-              pg.split,
-            ),
-          );
+          const { z, b } = summaries(runs, sg.style, pg.split);
           const at = `${sg.name} ${pg.name}`;
           const note = (x: number) => `n=${z.n}; OR-of-words BM25 ${f2(x)}`;
           out.push({ name: `recall@10 ${at}`, value: z.recall, unit: "", runs: z.n, note: note(b.recall) });
@@ -136,20 +143,7 @@ async function tune(n: number): Promise<void> {
       console.log(`\n${built.content.size.toLocaleString("en-US")} turns (${n.toLocaleString("en-US")} distractors)`);
       for (const sg of STYLE_GROUPS) {
         for (const pg of SPLIT_GROUPS.filter((p) => p.split !== undefined)) {
-          const z = summarize(
-            select(
-              runs.map((r) => r.zerodb),
-              sg.style,
-              pg.split,
-            ),
-          );
-          const b = summarize(
-            select(
-              runs.map((r) => r.baseline),
-              sg.style,
-              pg.split,
-            ),
-          );
+          const { z, b } = summaries(runs, sg.style, pg.split);
           console.log(`${sg.name.padEnd(11)} ${pg.name.padEnd(7)} n=${String(z.n).padStart(3)}  ${line(z)}  | OR-BM25 ${line(b)}`);
         }
       }
