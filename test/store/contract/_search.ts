@@ -37,6 +37,42 @@ export function searchCases(factory: Factory): void {
       expect(await lsns({ query: "alpha", role: "user" })).toEqual([z!]);
     });
 
+    contractTest(factory, "the reply or tool result right after a match is a hit too, naming the turn it follows", async ({ a }) => {
+      const lsns = (
+        await a.append({
+          session: "s",
+          entries: [
+            { role: "user", content: "the push service keeps growing, can you profile its heap?" },
+            { role: "assistant", content: "go tool pprof -top http://push-1:6060/debug/pprof/heap", meta: { kind: "tool_call" } },
+            { role: "tool", content: "Showing nodes accounting for 2.1GB, 96.3% of 2.18GB total", meta: { kind: "tool_result" } },
+            { role: "assistant", content: "Disconnected sockets are never removed from the hub's map." },
+            { role: "user", content: "thanks, unrelated: rename the billing module" },
+            { role: "assistant", content: "Renamed it to invoicing." },
+          ],
+        })
+      ).entries.map((e) => e.lsn);
+      const [prompt, call, result, reply] = lsns;
+      const { hits } = await a.search({ query: "pprof heap" });
+      const byLsn = new Map(hits.map((h) => [h.lsn, h]));
+      // The call holds the words; its result and the reply that follows hold none, and name it.
+      expect(byLsn.get(call!)?.matched).toEqual(["pprof", "heap"]);
+      expect(byLsn.get(call!)?.follows).toBeUndefined();
+      expect([byLsn.get(result!)?.matched, byLsn.get(result!)?.follows]).toEqual([[], call!]);
+      expect(byLsn.get(reply!)?.follows).toBe(call!);
+      // They rank below the turn they follow; the turns after the next prompt are another exchange.
+      expect(hits.findIndex((h) => h.lsn === result)).toBeGreaterThan(hits.findIndex((h) => h.lsn === call));
+      expect(hits.map((h) => h.lsn)).not.toContain(lsns[4]!);
+      expect(hits.map((h) => h.lsn)).not.toContain(lsns[5]!);
+      expect(byLsn.get(prompt!)?.matched).toEqual(["heap"]);
+      // Requiring every word keeps only the turns that hold them.
+      expect((await a.search({ query: "pprof heap", all_words: true })).hits.map((h) => h.lsn)).toEqual([call!]);
+    });
+
+    contractTest(factory, "a note after a matching note is not a hit: notes stand alone", async ({ a }) => {
+      const [first] = await notes(a, "s", "the deploy key lives in vault", "lunch was good");
+      expect((await a.search({ query: "vault" })).hits.map((h) => h.lsn)).toEqual([first!]);
+    });
+
     contractTest(factory, "a word the memory does not hold finds nothing", async ({ a }) => {
       await notes(a, "s", "the deploy key lives in vault");
       expect(await a.search({ query: "zanzibar" })).toEqual({ hits: [] });

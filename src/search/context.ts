@@ -1,0 +1,94 @@
+/**
+ * Stage 3 of a search, the same on every engine (DESIGN.md 11): a turn is
+ * read in its conversation. The best turns' neighbours are scored too; a turn
+ * gains from a neighbour that matches better than it does; and the turns
+ * right after a matching prompt or tool call (its replies, its result, up
+ * to the next prompt or the next turn holding query words) may be hits of
+ * their own even when they hold none of the query's words, since that is
+ * where the answer to what was asked usually is: `pprof heap` finds the
+ * profile the command printed, not only the command. Notes the user
+ * remembered stand alone: no turn answers them.
+ */
+import { SearchClass } from "./classify.ts";
+
+/** The best turns whose conversation neighbours are read. */
+export const CONTEXT_TOP = 12;
+/** Turns on each side of a turn that count as its neighbours. */
+export const NEIGHBOURS = 3;
+/** How much of its best neighbour's score a turn holding query words gains. */
+const CONTEXT_WEIGHT = 0.5;
+/** Turns after a matching turn that may be hits without a query word of their own. */
+const ANSWER_SPAN = 3;
+/** Such a turn's score, as a share of the turn it follows: below that turn, above weaker matches. */
+const ANSWER_WEIGHT = 0.8;
+
+/** A scored row: its own score (zero when it holds no query word), which words it holds, its search class. */
+export interface Scored {
+  lsn: number;
+  own: number;
+  held: boolean[];
+  cls: number;
+}
+
+/** Turns of a conversation that can answer a matching turn before them. */
+const ANSWERING: ReadonlySet<number> = new Set([SearchClass.reply, SearchClass.tool_result]);
+/** Turns that begin something else: no turn after them answers the match before them. */
+const NEW_TOPIC: ReadonlySet<number> = new Set([SearchClass.prompt, SearchClass.note]);
+/** Matching turns that a reply or tool result after them answers: a prompt, a tool call. */
+const EXCHANGE: ReadonlySet<number> = new Set([SearchClass.prompt, SearchClass.tool_call]);
+
+/** A turn's neighbours in its session, nearest first on each side. */
+export interface Near {
+  before: number[];
+  after: number[];
+}
+
+/** A ranked row: its final score, and the matching turn it follows when it holds no query word itself. */
+export interface Ranked<T extends Scored> {
+  r: T;
+  s: number;
+  follows?: number;
+}
+
+/**
+ * The final ranking: `scored` holds every row read (the pool and the
+ * neighbours of `top`), `near` the neighbours of each of `top`.
+ */
+export function rankInContext<T extends Scored>(
+  scored: Map<number, T>,
+  near: Map<number, Near>,
+  opts: { top: T[]; limit: number; allWords: boolean },
+): Ranked<T>[] {
+  const context = new Map<number, number>();
+  const lift = (lsn: number, by: number) => context.set(lsn, Math.max(context.get(lsn) ?? 0, by));
+  /** A turn without query words, right after a matching one: the best turn it follows. */
+  const follows = new Map<number, { of: number; own: number }>();
+  for (const r of opts.top) {
+    const n = near.get(r.lsn) ?? { before: [], after: [] };
+    for (const lsn of [...n.before, ...n.after]) {
+      const other = scored.get(lsn);
+      if (!other) continue;
+      // What a neighbour adds beyond the turn's own match: two turns saying the same lift neither.
+      lift(lsn, r.own - other.own);
+      lift(r.lsn, other.own - r.own);
+    }
+    if (!EXCHANGE.has(r.cls)) continue;
+    for (const lsn of n.after.slice(0, ANSWER_SPAN)) {
+      const t = scored.get(lsn);
+      // A turn holding query words is a hit of its own, and what comes after it follows it, not r.
+      if (!t || NEW_TOPIC.has(t.cls) || t.own > 0) break;
+      const known = follows.get(lsn);
+      if (t.own === 0 && ANSWERING.has(t.cls) && (!known || known.own < r.own)) follows.set(lsn, { of: r.lsn, own: r.own });
+    }
+  }
+  const out: Ranked<T>[] = [];
+  for (const r of scored.values()) {
+    if (opts.allWords && !r.held.every(Boolean)) continue;
+    if (r.own > 0) out.push({ r, s: r.own + CONTEXT_WEIGHT * (context.get(r.lsn) ?? 0) });
+    else {
+      const f = follows.get(r.lsn);
+      if (f) out.push({ r, s: ANSWER_WEIGHT * f.own, follows: f.of });
+    }
+  }
+  return out.sort((a, b) => b.s - a.s || b.r.lsn - a.r.lsn).slice(0, opts.limit);
+}
