@@ -15,10 +15,10 @@ import { SearchClass } from "./classify.ts";
 export const CONTEXT_TOP = 12;
 /** Turns on each side of a turn that count as its neighbours. */
 export const NEIGHBOURS = 3;
+/** Turns read after a matching turn, to find its answer: its neighbours and a few more. */
+export const AFTER = 8;
 /** How much of its best neighbour's score a turn holding query words gains. */
 const CONTEXT_WEIGHT = 0.5;
-/** Turns after a matching turn that may be hits without a query word of their own. */
-const ANSWER_SPAN = 3;
 /** Such a turn's score, as a share of the turn it follows: below that turn, above weaker matches. */
 const ANSWER_WEIGHT = 0.8;
 
@@ -30,12 +30,35 @@ export interface Scored {
   cls: number;
 }
 
-/** Turns of a conversation that can answer a matching turn before them. */
-const ANSWERING: ReadonlySet<number> = new Set([SearchClass.reply, SearchClass.tool_result]);
 /** Turns that begin something else: no turn after them answers the match before them. */
 const NEW_TOPIC: ReadonlySet<number> = new Set([SearchClass.prompt, SearchClass.note]);
-/** Matching turns that a reply or tool result after them answers: a prompt, a tool call. */
+/** Matching turns that a later turn answers: a prompt, a tool call. */
 const EXCHANGE: ReadonlySet<number> = new Set([SearchClass.prompt, SearchClass.tool_call]);
+
+/**
+ * The turns that answer a matching prompt or tool call, among the turns after
+ * it up to the next prompt or note, or the next turn holding query words (a
+ * hit of its own, which what follows answers instead): a tool call's result;
+ * a prompt's first reply and the reply that closes the exchange (after the
+ * tool calls it made).
+ */
+function answersOf<T extends Scored>(r: T, after: number[], scored: Map<number, T>): number[] {
+  let first: number | undefined;
+  let last: number | undefined;
+  for (const lsn of after) {
+    const t = scored.get(lsn);
+    if (!t || NEW_TOPIC.has(t.cls) || t.own > 0) break;
+    if (r.cls === SearchClass.tool_call) {
+      if (t.cls === SearchClass.tool_result) return [lsn];
+      continue;
+    }
+    if (t.cls === SearchClass.reply) {
+      first ??= lsn;
+      last = lsn;
+    }
+  }
+  return [...new Set([first, last])].filter((x): x is number => x !== undefined);
+}
 
 /** A turn's neighbours in its session, nearest first on each side. */
 export interface Near {
@@ -65,7 +88,7 @@ export function rankInContext<T extends Scored>(
   const follows = new Map<number, { of: number; own: number }>();
   for (const r of opts.top) {
     const n = near.get(r.lsn) ?? { before: [], after: [] };
-    for (const lsn of [...n.before, ...n.after]) {
+    for (const lsn of [...n.before, ...n.after.slice(0, NEIGHBOURS)]) {
       const other = scored.get(lsn);
       if (!other) continue;
       // What a neighbour adds beyond the turn's own match: two turns saying the same lift neither.
@@ -73,12 +96,9 @@ export function rankInContext<T extends Scored>(
       lift(r.lsn, other.own - r.own);
     }
     if (!EXCHANGE.has(r.cls)) continue;
-    for (const lsn of n.after.slice(0, ANSWER_SPAN)) {
-      const t = scored.get(lsn);
-      // A turn holding query words is a hit of its own, and what comes after it follows it, not r.
-      if (!t || NEW_TOPIC.has(t.cls) || t.own > 0) break;
+    for (const lsn of answersOf(r, n.after, scored)) {
       const known = follows.get(lsn);
-      if (t.own === 0 && ANSWERING.has(t.cls) && (!known || known.own < r.own)) follows.set(lsn, { of: r.lsn, own: r.own });
+      if (!known || known.own < r.own) follows.set(lsn, { of: r.lsn, own: r.own });
     }
   }
   const out: Ranked<T>[] = [];

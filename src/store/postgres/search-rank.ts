@@ -7,7 +7,7 @@
  * from that window only.
  */
 import type { SQL } from "bun";
-import { CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext } from "../../search/context.ts";
+import { AFTER, CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext } from "../../search/context.ts";
 import { countTerms } from "../../search/match.ts";
 import type { Term } from "../../search/query.ts";
 import { bm25, score } from "../../search/rank.ts";
@@ -103,12 +103,12 @@ async function neighbours(tx: SQL, tenant: string, input: SearchInput, rs: Score
   const of = p.add(rs.map((r) => r.lsn));
   const subjects = p.add(rs.map((r) => r.row.subject as string));
   const filter = filterSql(p, tenant, input);
-  const side = (op: "<" | ">", order: "DESC" | "ASC") =>
+  const side = (op: "<" | ">", order: "DESC" | "ASC", n: number) =>
     `(SELECT t.lsn, t.kind, t.subject, t.data, t.sclass, t.bytes, left(t.text, ${NEIGHBOUR_CHARS}) AS win FROM tape t
-      WHERE ${filter} AND t.kind = 'turn' AND t.subject = r.subject AND t.lsn ${op} r.of ORDER BY t.lsn ${order} LIMIT ${NEIGHBOURS})`;
+      WHERE ${filter} AND t.kind = 'turn' AND t.subject = r.subject AND t.lsn ${op} r.of ORDER BY t.lsn ${order} LIMIT ${n})`;
   return tx.unsafe(
     `SELECT r.of, n.* FROM unnest(${of}::bigint[], ${subjects}::text[]) AS r(of, subject)
-     CROSS JOIN LATERAL (${side("<", "DESC")} UNION ALL ${side(">", "ASC")}) n`,
+     CROSS JOIN LATERAL (${side("<", "DESC", NEIGHBOURS)} UNION ALL ${side(">", "ASC", AFTER)}) n`,
     p.values,
   ) as Promise<Record<string, unknown>[]>;
 }

@@ -26,7 +26,7 @@
  * (I9: forget deletes a row's index entries through search-index.ts.)
  */
 import type { Database } from "bun:sqlite";
-import { CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext } from "../../search/context.ts";
+import { AFTER, CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext } from "../../search/context.ts";
 import { countTerms } from "../../search/match.ts";
 import { type Term, ftsOf, parseQuery } from "../../search/query.ts";
 import { bm25, score } from "../../search/rank.ts";
@@ -172,16 +172,16 @@ function windows(db: Database, lsns: number[], chars: number): PoolRow[] {
 
 /** The live turns just before and after a turn in its session that the filter admits, nearest first. */
 function neighbours(db: Database, filter: Filter, row: PoolRow): Near {
-  const q = (op: string, order: string) =>
+  const q = (op: string, order: string, n: number) =>
     (
       db
         .query(
           `SELECT t.lsn FROM tape t WHERE t.kind = 'turn' AND t.subject = ? AND t.lsn ${op} ? AND t.text IS NOT NULL AND ${filter.sql}
-           ORDER BY t.lsn ${order} LIMIT ${NEIGHBOURS}`,
+           ORDER BY t.lsn ${order} LIMIT ${n}`,
         )
         .values(row.subject, row.lsn, ...filter.params) as [number][]
     ).map((r) => r[0]);
-  return { before: q("<", "DESC"), after: q(">", "ASC") };
+  return { before: q("<", "DESC", NEIGHBOURS), after: q(">", "ASC", AFTER) };
 }
 
 function toHit(row: PoolRow, rank: { terms: Term[]; idfs: number[]; held: boolean[]; s: number; follows?: number }): SearchHit {

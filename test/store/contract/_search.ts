@@ -37,7 +37,7 @@ export function searchCases(factory: Factory): void {
       expect(await lsns({ query: "alpha", role: "user" })).toEqual([z!]);
     });
 
-    contractTest(factory, "the reply or tool result right after a match is a hit too, naming the turn it follows", async ({ a }) => {
+    contractTest(factory, "a tool call's result and a prompt's replies are hits too, naming the match they follow", async ({ a }) => {
       const lsns = (
         await a.append({
           session: "s",
@@ -46,24 +46,39 @@ export function searchCases(factory: Factory): void {
             { role: "assistant", content: "go tool pprof -top http://push-1:6060/debug/pprof/heap", meta: { kind: "tool_call" } },
             { role: "tool", content: "Showing nodes accounting for 2.1GB, 96.3% of 2.18GB total", meta: { kind: "tool_result" } },
             { role: "assistant", content: "Disconnected sockets are never removed from the hub's map." },
+            { role: "user", content: "why is the journal so big?" },
+            { role: "assistant", content: "Let me look.", meta: { kind: "reply" } },
+            { role: "assistant", content: "du -sh /var/log/*", meta: { kind: "tool_call" } },
+            { role: "tool", content: "9.1G /var/log/x", meta: { kind: "tool_result" } },
+            { role: "assistant", content: "Nothing caps it: I set SystemMaxUse=2G.", meta: { kind: "reply" } },
             { role: "user", content: "thanks, unrelated: rename the billing module" },
             { role: "assistant", content: "Renamed it to invoicing." },
           ],
         })
       ).entries.map((e) => e.lsn);
-      const [prompt, call, result, reply] = lsns;
-      const { hits } = await a.search({ query: "pprof heap" });
-      const byLsn = new Map(hits.map((h) => [h.lsn, h]));
-      // The call holds the words; its result and the reply that follows hold none, and name it.
-      expect(byLsn.get(call!)?.matched).toEqual(["pprof", "heap"]);
-      expect(byLsn.get(call!)?.follows).toBeUndefined();
-      expect([byLsn.get(result!)?.matched, byLsn.get(result!)?.follows]).toEqual([[], call!]);
-      expect(byLsn.get(reply!)?.follows).toBe(call!);
-      // They rank below the turn they follow; the turns after the next prompt are another exchange.
-      expect(hits.findIndex((h) => h.lsn === result)).toBeGreaterThan(hits.findIndex((h) => h.lsn === call));
-      expect(hits.map((h) => h.lsn)).not.toContain(lsns[4]!);
-      expect(hits.map((h) => h.lsn)).not.toContain(lsns[5]!);
-      expect(byLsn.get(prompt!)?.matched).toEqual(["heap"]);
+      const [prompt, call, result, reply, question, first, , listing, closing, next, renamed] = lsns;
+      const hits = async (query: string) => new Map((await a.search({ query })).hits.map((h) => [h.lsn, h]));
+      // The call holds the words; its result holds none, and names it.
+      const pprof = await hits("pprof heap");
+      expect(pprof.get(call!)?.matched).toEqual(["pprof", "heap"]);
+      expect(pprof.get(call!)?.follows).toBeUndefined();
+      expect([pprof.get(result!)?.matched, pprof.get(result!)?.follows]).toEqual([[], call!]);
+      expect(pprof.get(prompt!)?.matched).toEqual(["heap"]);
+      // The prompt holding "heap" is answered by the call (a hit of its own); the reply after the result answers neither.
+      expect(pprof.has(reply!)).toBe(false);
+      const ranked = [...pprof.keys()];
+      expect(ranked.indexOf(result!)).toBeGreaterThan(ranked.indexOf(call!));
+      // A prompt's first reply and the reply that closes its exchange follow it; the tool turns between do not.
+      const journal = await hits("journal");
+      expect([...journal.entries()].map(([l, h]) => [l, h.follows])).toEqual([
+        [question!, undefined],
+        [closing!, question!],
+        [first!, question!],
+      ]);
+      expect(journal.has(listing!)).toBe(false);
+      // The next prompt begins another exchange.
+      expect((await hits("billing")).has(renamed!)).toBe(true);
+      expect(journal.has(next!) || journal.has(renamed!)).toBe(false);
       // Requiring every word keeps only the turns that hold them.
       expect((await a.search({ query: "pprof heap", all_words: true })).hits.map((h) => h.lsn)).toEqual([call!]);
     });
