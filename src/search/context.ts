@@ -2,12 +2,12 @@
  * Stage 3 of a search, the same on every engine (DESIGN.md 11): a turn is
  * read in its conversation. The best turns' neighbours are scored too; a turn
  * gains from a neighbour that matches better than it does; and the turns
- * right after a matching prompt or tool call (its replies, its result, up
- * to the next prompt or the next turn holding query words) may be hits of
- * their own even when they hold none of the query's words, since that is
- * where the answer to what was asked usually is: `pprof heap` finds the
- * profile the command printed, not only the command. Notes the user
- * remembered stand alone: no turn answers them.
+ * that answer a matching prompt or tool call (its first and closing
+ * replies, its result) rank close below it, as hits of their own even when
+ * they hold none of the query's words, since that is where the answer to
+ * what was asked usually is: `pprof heap` finds the profile the command
+ * printed, not only the command. Notes the user remembered stand alone: no
+ * turn answers them.
  */
 import { SearchClass } from "./classify.ts";
 
@@ -19,7 +19,7 @@ export const NEIGHBOURS = 3;
 export const AFTER = 8;
 /** How much of its best neighbour's score a turn holding query words gains. */
 const CONTEXT_WEIGHT = 0.5;
-/** Such a turn's score, as a share of the turn it follows: below that turn, above weaker matches. */
+/** An answer's score, at least, as a share of the turn it answers: below that turn, above weaker matches. */
 const ANSWER_WEIGHT = 0.8;
 
 /** A scored row: its own score (zero when it holds no query word), which words it holds, its search class. */
@@ -36,18 +36,17 @@ const NEW_TOPIC: ReadonlySet<number> = new Set([SearchClass.prompt, SearchClass.
 const EXCHANGE: ReadonlySet<number> = new Set([SearchClass.prompt, SearchClass.tool_call]);
 
 /**
- * The turns that answer a matching prompt or tool call, among the turns after
- * it up to the next prompt or note, or the next turn holding query words (a
- * hit of its own, which what follows answers instead): a tool call's result;
- * a prompt's first reply and the reply that closes the exchange (after the
- * tool calls it made).
+ * The turns that answer a matching prompt or tool call, among the AFTER turns
+ * after it up to the next prompt or note: a tool call's result; a prompt's
+ * first reply and the reply that closes the exchange (after the tool calls
+ * it made).
  */
 function answersOf<T extends Scored>(r: T, after: number[], scored: Map<number, T>): number[] {
   let first: number | undefined;
   let last: number | undefined;
   for (const lsn of after) {
     const t = scored.get(lsn);
-    if (!t || NEW_TOPIC.has(t.cls) || t.own > 0) break;
+    if (!t || NEW_TOPIC.has(t.cls)) break;
     if (r.cls === SearchClass.tool_call) {
       if (t.cls === SearchClass.tool_result) return [lsn];
       continue;
@@ -104,8 +103,10 @@ export function rankInContext<T extends Scored>(
   const out: Ranked<T>[] = [];
   for (const r of scored.values()) {
     if (opts.allWords && !r.held.every(Boolean)) continue;
-    if (r.own > 0) out.push({ r, s: r.own + CONTEXT_WEIGHT * (context.get(r.lsn) ?? 0) });
-    else {
+    if (r.own > 0) {
+      const f = follows.get(r.lsn);
+      out.push({ r, s: Math.max(r.own + CONTEXT_WEIGHT * (context.get(r.lsn) ?? 0), f ? ANSWER_WEIGHT * f.own : 0) });
+    } else {
       const f = follows.get(r.lsn);
       if (f) out.push({ r, s: ANSWER_WEIGHT * f.own, follows: f.of });
     }

@@ -64,8 +64,8 @@ export function searchCases(factory: Factory): void {
       expect(pprof.get(call!)?.follows).toBeUndefined();
       expect([pprof.get(result!)?.matched, pprof.get(result!)?.follows]).toEqual([[], call!]);
       expect(pprof.get(prompt!)?.matched).toEqual(["heap"]);
-      // The prompt holding "heap" is answered by the call (a hit of its own); the reply after the result answers neither.
-      expect(pprof.has(reply!)).toBe(false);
+      // The prompt holding "heap" is answered by the reply that closes its exchange, after the tool turns.
+      expect(pprof.get(reply!)?.follows).toBe(prompt!);
       const ranked = [...pprof.keys()];
       expect(ranked.indexOf(result!)).toBeGreaterThan(ranked.indexOf(call!));
       // A prompt's first reply and the reply that closes its exchange follow it; the tool turns between do not.
