@@ -13,6 +13,7 @@ import { openLines } from "./lines.ts";
 import type { CaptureSink } from "./sink.ts";
 import type { Source } from "./sources.ts";
 import { toolNames } from "./tool-names.ts";
+import { currentGeneration } from "./cursor-identity.ts";
 import { rendererOf } from "./formats.ts";
 
 /** How much one run may do. */
@@ -65,7 +66,9 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
   const warnings = new Set<string>();
   const { budget } = opts;
   const left = { entries: budget.entries, bytes: budget.bytes };
-  for (const source of opts.sources) {
+  for (const named of opts.sources) {
+    // A file replaced under its path is a new source read from its start (cursor-identity.ts).
+    const source = await currentGeneration(opts.sink, named, (w) => warnings.add(w));
     let attempts = 0;
     while (true) {
       if (left.entries <= 0 || left.bytes <= 0 || (budget.deadline !== undefined && performance.now() > budget.deadline)) {
