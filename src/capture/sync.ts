@@ -8,7 +8,7 @@ import { basename, join } from "node:path";
 import { captureSession, projectSession } from "../project.ts";
 import type { CursorRow } from "../store/capture.ts";
 import { SYNC_BATCH_ENTRIES, RUN_MAX_BYTES } from "./limits.ts";
-import { codexSource, rolloutId } from "./codex.ts";
+import { codexSource, rolloutId, threadOrigin } from "./codex.ts";
 import { chatCwd, chatPlace, chatSessionId, geminiSource } from "./gemini.ts";
 import { generationsOf } from "./cursor-identity.ts";
 import { countLines, isJsonChat, isZstd, openLines, transcriptSize } from "./lines.ts";
@@ -60,7 +60,11 @@ export function transcriptSources(path: string): { format: Format; harnessId?: s
   }
   const name = basename(path);
   const thread = rolloutId(name);
-  if (thread !== undefined) return { format: "codex", harnessId: thread, sources: [codexSource(path, thread)], cwd: () => transcriptCwd(path) };
+  if (thread !== undefined) {
+    // A subagent thread Codex spawned goes into its parent's session, marked as a sidechain.
+    const origin = threadOrigin(path);
+    return { format: "codex", harnessId: origin.parent ?? thread, sources: [codexSource(path, thread, origin)], cwd: () => transcriptCwd(path) };
+  }
   const place = chatPlace(path);
   if (place !== undefined) {
     const harnessId = chatSessionId(path, place);
