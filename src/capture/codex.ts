@@ -32,7 +32,7 @@ export function rolloutId(fileName: string): string | undefined {
 export interface ThreadOrigin {
   /** Set for a thread Codex started: `thread_spawn`, `review`, `compact`, `other:<name>`, `internal:<name>`... */
   subagent?: string;
-  /** The spawning thread's id, for a `thread_spawn` subagent. */
+  /** The thread whose session it goes into: the root thread (session_meta `session_id`), else the spawning thread. */
   parent?: string;
 }
 
@@ -49,13 +49,18 @@ export function threadOrigin(path: string): ThreadOrigin {
     return {};
   }
   if (first === undefined || !first.includes('"session_meta"')) return {};
-  let meta: { type?: unknown; payload?: { source?: unknown } };
+  let meta: { type?: unknown; payload?: { id?: unknown; session_id?: unknown; source?: unknown } };
   try {
     meta = JSON.parse(first) as typeof meta;
   } catch {
     return {};
   }
-  return meta.type === "session_meta" ? originOf(meta.payload?.source) : {};
+  if (meta.type !== "session_meta") return {};
+  const origin = originOf(meta.payload?.source);
+  // A spawned thread's `session_id` is its root thread's (a subagent's subagent names its own parent in the source): the root's session holds them all.
+  const root = typeof meta.payload?.session_id === "string" ? meta.payload.session_id.toLowerCase() : undefined;
+  if (origin.subagent !== undefined && root !== undefined && THREAD_ID.test(root) && root !== meta.payload?.id) return { ...origin, parent: root };
+  return origin;
 }
 
 /** The origin a session_meta `source` value names. */
