@@ -15,9 +15,11 @@
  *
  * As with tool names (tool-names.ts), the answer is part of an entry's meta
  * and content, so it depends on the transcript alone: the nearest earlier
- * line with that id starting at most TOOL_LOOKBACK_BYTES before the line.
- * Lines read in this run answer from memory; earlier ones are searched in the
- * file, backwards (chats only grow).
+ * line of that message (a line starting `{"id":"<id>"`, as Gemini writes
+ * one) starting at most TOOL_LOOKBACK_BYTES before the line. Lines read in
+ * this run answer from memory; for earlier ones the window before the run is
+ * read forward once, looking at each line's first bytes, and only a line
+ * found there is parsed (chats only grow).
  */
 import { TOOL_LOOKBACK_BYTES } from "./limits.ts";
 import type { Rendered } from "./render.ts";
@@ -54,18 +56,26 @@ export function messageVersions(
   const lookback = opts.lookback ?? TOOL_LOOKBACK_BYTES;
   const block = opts.block ?? BLOCK;
   const seen = new Map<string, Version>();
-  const absent = new Set<string>();
+  // Where each message id last starts a line in the window before the run, found once, at the first message read.
+  let before: Map<string, number> | undefined;
   return {
     render(text, lineStart) {
       const r = render(text);
       const id = messageId(r);
-      if (id === undefined) return r;
+      // Only lines as Gemini writes messages (id first) count, in the run as before it (lineStartsById).
+      if (id === undefined || !text.startsWith('{"id":"')) return r;
       const floor = Math.max(0, lineStart - lookback);
       let prev = seen.get(id);
-      // The nearest earlier version is the latest noted; before the run, the file is searched once per id.
-      if (prev === undefined && !absent.has(id) && runStart > floor) {
-        prev = searchBack(readAt, id, { floor, end: Math.min(runStart, lineStart), block, render });
-        if (prev === undefined) absent.add(id);
+      if (prev === undefined) {
+        before ??= lineStartsById(readAt, Math.max(0, runStart - lookback), runStart, block);
+        const at = before.get(id);
+        if (at !== undefined && at >= floor) {
+          const line = readLine(readAt, at, runStart);
+          if (line !== undefined) {
+            const earlier = render(line);
+            if (messageId(earlier) === id) prev = { start: at, content: earlier.content };
+          }
+        }
       }
       seen.set(id, { start: lineStart, content: r.content });
       if (prev === undefined || prev.start < floor) return r;
@@ -84,42 +94,70 @@ function asVersion(r: Rendered, before: string): Rendered {
   return { ...r, meta: { ...r.meta, rewrite: before === "" ? "added" : "changed" } };
 }
 
+/** The head of a message line as Gemini writes it (`JSON.stringify` of a message puts its id first). */
+const HEAD = Buffer.from('{"id":"');
+
 /**
- * The nearest message line in [floor, end) (`end` a line's start) with
- * message id `id`, reading backwards block by block and rendering only the
- * lines that contain the id's bytes.
+ * For the lines starting in [floor, end) (`end` a line's start): where each
+ * message id last starts one, read forward once, looking only at each line's
+ * first bytes (a line written otherwise is not found: its message has no
+ * earlier version, the same answer whatever the run).
  */
-function searchBack(
-  readAt: (buf: Uint8Array, offset: number) => number,
-  id: string,
-  { floor, end, block: step, render }: { floor: number; end: number; block: number; render: (text: string) => Rendered },
-): Version | undefined {
-  if (end <= 0) return undefined;
-  const needle = Buffer.from(JSON.stringify(id));
-  let carry = Buffer.alloc(0);
-  let pos = end - 1; // the newline ending the region is left out
-  while (pos > 0) {
-    const from = Math.max(0, pos - step);
-    const chunk = Buffer.alloc(pos - from);
-    if (readAt(chunk, from) !== chunk.length) return undefined; // the file changed under us: nothing is known
-    const buf = carry.length > 0 ? Buffer.concat([chunk, carry]) : chunk;
-    const firstNewline = buf.indexOf(NEWLINE);
-    const whole = from === 0 ? 0 : firstNewline + 1;
-    if (firstNewline >= 0 || from === 0) {
-      for (let hit = buf.lastIndexOf(needle); hit >= whole; ) {
-        const lineStart = buf.lastIndexOf(NEWLINE, hit) + 1;
-        if (lineStart < whole) break;
-        if (from + lineStart < floor) return undefined;
-        const lineEnd = buf.indexOf(NEWLINE, hit);
-        const r = render(buf.subarray(lineStart, lineEnd < 0 ? buf.length : lineEnd).toString("utf8"));
-        if (messageId(r) === id) return { start: from + lineStart, content: r.content };
-        if (lineStart === 0) break;
-        hit = buf.lastIndexOf(needle, lineStart - 1);
+function lineStartsById(readAt: (buf: Uint8Array, offset: number) => number, floor: number, end: number, step: number): Map<string, number> {
+  const out = new Map<string, number>();
+  if (end <= floor) return out;
+  // A line starts at the floor only when the byte before it ends a line.
+  let pos = floor;
+  let atLineStart = floor === 0;
+  if (!atLineStart) {
+    const b = new Uint8Array(1);
+    atLineStart = readAt(b, floor - 1) === 1 && b[0] === NEWLINE;
+  }
+  const buf = Buffer.alloc(step);
+  while (pos < end) {
+    const n = readAt(buf.subarray(0, Math.min(step, end - pos)), pos);
+    if (n <= 0) break;
+    let i = 0;
+    while (i < n) {
+      if (atLineStart) {
+        // A head cut by the block's end is read again from the next block, which starts at this line.
+        if (n - i < HEAD.length + 202 && pos + n < end && i > 0) break;
+        if (buf.subarray(i, i + HEAD.length).equals(HEAD)) {
+          const quote = buf.indexOf(0x22, i + HEAD.length);
+          if (quote >= 0 && quote < n) {
+            const id = buf.subarray(i + HEAD.length, quote).toString("utf8");
+            if (PLAIN_ID.test(id)) out.set(id, pos + i);
+          }
+        }
+        atLineStart = false;
       }
-      if (firstNewline >= 0 && from + firstNewline < floor) return undefined;
+      const nl = buf.indexOf(NEWLINE, i);
+      if (nl < 0 || nl >= n) {
+        i = n;
+        break;
+      }
+      i = nl + 1;
+      atLineStart = true;
     }
-    carry = firstNewline >= 0 ? buf.subarray(0, firstNewline) : buf;
-    pos = from;
+    pos += i;
+  }
+  return out;
+}
+
+/** The line starting at `start` (before `end`), or undefined when it does not end before `end`. */
+function readLine(readAt: (buf: Uint8Array, offset: number) => number, start: number, end: number): string | undefined {
+  const parts: Buffer[] = [];
+  for (let pos = start; pos < end; ) {
+    const buf = Buffer.alloc(Math.min(BLOCK, end - pos));
+    const n = readAt(buf, pos);
+    if (n <= 0) return undefined;
+    const nl = buf.subarray(0, n).indexOf(NEWLINE);
+    if (nl >= 0) {
+      parts.push(buf.subarray(0, nl));
+      return Buffer.concat(parts).toString("utf8");
+    }
+    parts.push(buf.subarray(0, n));
+    pos += n;
   }
   return undefined;
 }
