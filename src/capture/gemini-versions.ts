@@ -113,9 +113,10 @@ function lineStartsById(readAt: (buf: Uint8Array, offset: number) => number, flo
     const b = new Uint8Array(1);
     atLineStart = readAt(b, floor - 1) === 1 && b[0] === NEWLINE;
   }
-  const buf = Buffer.alloc(step);
+  // Room for a whole line head (`{"id":"` + 200 bytes of id + its quote) in every block.
+  const buf = Buffer.alloc(Math.max(step, 4096));
   while (pos < end) {
-    const n = readAt(buf.subarray(0, Math.min(step, end - pos)), pos);
+    const n = readAt(buf.subarray(0, Math.min(buf.length, end - pos)), pos);
     if (n <= 0) break;
     let i = 0;
     while (i < n) {
