@@ -13,7 +13,7 @@ import { captureSession, projectSession } from "../../src/project.ts";
 import { sha256Hex } from "../../src/util/hash.ts";
 import { tempDir } from "../helpers.ts";
 import { codexLayout, rolloutLines, spawnCodexHook } from "./_codex.ts";
-import { claudeLayout, expectedKeys, jsonl, keysOf, logLines, readSession, runHook, runJson, spawnHook, writeTranscript } from "./_fixtures.ts";
+import { claudeLayout, expectedKeys, jsonl, keysOf, logLines, readSession, runHook, runJson, runZ, spawnHook, writeTranscript } from "./_fixtures.ts";
 import { chatHead, geminiLayout, msg } from "./_gemini.ts";
 
 const T = "019a0000-3333-7000-8000-000000000003";
@@ -63,6 +63,8 @@ describe("a transcript replaced under its path", () => {
       [`codex:${T}`, first.length, 0, true],
       [gen, second.length + 11, 0, false],
     ]);
+    const human = await runZ(["capture", "status"], { home: dir.path, env });
+    expect(human.stdout.split("\n").filter((l) => l.includes("(file replaced: read on as a new source)"))).toEqual([expect.stringContaining(`codex:${T} `)]);
   }, 60_000);
 
   test("a Gemini chat rewritten shorter with the same first line: a new source from its start, not 'shorter than its cursor' forever", async () => {
