@@ -58,9 +58,6 @@ export interface RunResult {
   warnings: string[];
 }
 
-/** A batch this large was likely cut inside a huge line (chunks of 3 MiB). */
-const BIG_BATCH_BYTES = 16 * 1024 * 1024;
-
 /** Attempts per source when other runs keep moving the cursor. */
 const MAX_ATTEMPTS = 8;
 
@@ -118,8 +115,9 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       result.fileBytes += batch.end.offset - batch.start.offset;
       opts.onCommit?.(result.fileBytes);
       if (complete) break;
-      // A batch cut inside a huge line reads that line again: let the last reading go first, so memory follows one line, not the batches.
-      if (bytes >= BIG_BATCH_BYTES) Bun.gc(true);
+      // A batch that stopped inside a line (between its chunks) reads that line again: let the last reading go first,
+      // so memory follows one line, not the batches.
+      if (batch.end.chunk > 0) Bun.gc(true);
     }
   }
   result.warnings = [...warnings];
