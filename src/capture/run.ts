@@ -9,10 +9,12 @@ import { ZeroDbError } from "../errors.ts";
 import { type CaptureBatch, type CaptureCursor, type CaptureEntry, cursorOf } from "../store/capture.ts";
 import { lineEntries } from "./entries.ts";
 import { type PendingImage, storeImages } from "./images.ts";
-import { openLines } from "./lines.ts";
+import { isJsonChat, openLines } from "./lines.ts";
+import { messageVersions } from "./gemini-versions.ts";
 import type { CaptureSink } from "./sink.ts";
 import type { Source } from "./sources.ts";
 import { toolNames } from "./tool-names.ts";
+import { currentGeneration } from "./cursor-identity.ts";
 import { rendererOf } from "./formats.ts";
 
 /** How much one run may do. */
@@ -65,7 +67,9 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
   const warnings = new Set<string>();
   const { budget } = opts;
   const left = { entries: budget.entries, bytes: budget.bytes };
-  for (const source of opts.sources) {
+  for (const named of opts.sources) {
+    // A file replaced under its path is a new source read from its start (cursor-identity.ts).
+    const source = await currentGeneration(opts.sink, named, (w) => warnings.add(w));
     let attempts = 0;
     while (true) {
       if (left.entries <= 0 || left.bytes <= 0 || (budget.deadline !== undefined && performance.now() > budget.deadline)) {
@@ -111,6 +115,9 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       result.fileBytes += batch.end.offset - batch.start.offset;
       opts.onCommit?.(result.fileBytes);
       if (complete) break;
+      // A batch that stopped inside a line (between its chunks) reads that line again: let the last reading go first,
+      // so memory follows one line, not the batches.
+      if (batch.end.chunk > 0) Bun.gc(true);
     }
   }
   result.warnings = [...warnings];
@@ -172,6 +179,9 @@ function readBatch(
   let firstChunk = start.chunk;
   const render = rendererOf(source.format);
   const tools = toolNames((buf, offset) => reader.readAt(buf, offset), start.offset, { render });
+  // Gemini writes a message again with the same id as it changes: each version is told against the one before.
+  const versions =
+    source.format === "gemini" && !isJsonChat(source.path) ? messageVersions((buf, offset) => reader.readAt(buf, offset), start.offset, render) : undefined;
   outer: for (const line of reader.lines(start.offset)) {
     if (deadline !== undefined && performance.now() > deadline && lines + entries.length > 0) {
       complete = false;
@@ -188,7 +198,7 @@ function readBatch(
       position,
       agentId: source.agentId,
       redact,
-      render,
+      render: versions ? (t) => versions.render(t, line.start) : render,
       toolName: (id) => tools.name(id, line.start),
     });
     tools.note(made.uses, line.start);
