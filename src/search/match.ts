@@ -14,6 +14,8 @@ export interface Counts {
   length: number;
   /** The largest share of the query's weight found within NEAR_TOKENS consecutive tokens (0..1). */
   near: number;
+  /** The share of the query's consecutive pairs of terms found side by side, in the query's order (0..1). */
+  pairs: number;
 }
 
 /** Tokens that count as "close together" (about a sentence). */
@@ -21,6 +23,10 @@ export const NEAR_TOKENS = 16;
 
 /** Characters that count as "close together" when positions are characters (the fast path). */
 const NEAR_CHARS = 100;
+/** Characters between two terms side by side: a space or punctuation (`upload client`, `upload-client`, `upload, client`). */
+const PAIR_GAP_CHARS = 3;
+/** Tokens from one term's last to the next term's first when they are side by side. */
+const PAIR_GAP_TOKENS = 1;
 
 const ESCAPES = /\\[nrt]/g;
 
@@ -136,12 +142,13 @@ export function countTerms(terms: readonly Term[], text: string, weights: readon
   if (!fast) return countTokens(terms, text, weights);
   const t = text.includes("\\") ? text.replace(ESCAPES, " ") : text;
   const tf = terms.map(() => 0);
-  const hits: { pos: number; term: number }[] = [];
-  scan(fast, t, Number.POSITIVE_INFINITY, (pos, _end, term) => {
+  const hits: { pos: number; end: number; term: number }[] = [];
+  scan(fast, t, Number.POSITIVE_INFINITY, (pos, end, term) => {
     tf[term]!++;
-    hits.push({ pos, term });
+    hits.push({ pos, end, term });
   });
-  return { tf, length: Math.max(1, Math.round(t.length / 6)), near: nearness(hits, weights, NEAR_CHARS) };
+  const near = nearness(hits, weights, NEAR_CHARS);
+  return { tf, length: Math.max(1, Math.round(t.length / 6)), near, pairs: pairShare(hits, weights, PAIR_GAP_CHARS) };
 }
 
 /**
@@ -170,18 +177,44 @@ export function termSpans(terms: readonly Term[], text: string, max: number): Sp
 function countTokens(terms: readonly Term[], text: string, weights: readonly number[]): Counts {
   const tokens = tokenize(indexText(text));
   const stems = tokens.map((t) => t.stem);
-  const hits: { pos: number; term: number }[] = [];
+  const hits: { pos: number; end: number; term: number }[] = [];
   const tf = terms.map((term, ti) => {
     let n = 0;
     for (const alt of term.alternatives) {
       for (const pos of occurrences(alt, stems)) {
-        hits.push({ pos, term: ti });
+        hits.push({ pos, end: pos + alt.stems.length - 1, term: ti });
         n++;
       }
     }
     return n;
   });
-  return { tf, length: tokens.length, near: nearness(hits, weights, NEAR_TOKENS) };
+  const near = nearness(hits, weights, NEAR_TOKENS);
+  return { tf, length: tokens.length, near, pairs: pairShare(hits, weights, PAIR_GAP_TOKENS) };
+}
+
+/**
+ * The share of the query's consecutive pairs of terms (weighed by the rarer
+ * of the two) that occur side by side in the query's order: `upload client`
+ * in a turn saying "the upload client", not one holding `upload` and
+ * `client` apart. `gap` is the most positions from the end of one to the
+ * start of the next.
+ */
+function pairShare(hits: readonly { pos: number; end: number; term: number }[], weights: readonly number[], gap: number): number {
+  if (weights.length < 2) return 0;
+  let all = 0;
+  for (let i = 0; i + 1 < weights.length; i++) all += Math.min(weights[i]!, weights[i + 1]!);
+  if (all <= 0) return 0;
+  const found = new Set<number>();
+  const sorted = [...hits].sort((a, b) => a.pos - b.pos);
+  for (let i = 0; i + 1 < sorted.length; i++) {
+    const a = sorted[i]!;
+    for (let j = i + 1; j < sorted.length && sorted[j]!.pos - a.end <= gap; j++) {
+      if (sorted[j]!.term === a.term + 1) found.add(a.term);
+    }
+  }
+  let share = 0;
+  for (const i of found) share += Math.min(weights[i]!, weights[i + 1]!);
+  return share / all;
 }
 
 /** The most weight of distinct terms inside any window of `span` positions, as a share of all. */

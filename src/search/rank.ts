@@ -28,6 +28,9 @@ export function bm25(tf: readonly number[], opts: { idfs: readonly number[]; len
   return s;
 }
 
+/** What holding the query's consecutive words side by side adds, at most: between `near` and BM25. */
+const PAIR_WEIGHT = 0.75;
+
 /** How much a record's kind adds to its score: a small nudge, never more than one more query word. */
 const CLASS_PRIOR: Record<number, number> = {
   [SearchClass.note]: 0.12,
@@ -42,11 +45,13 @@ const CLASS_PRIOR: Record<number, number> = {
 
 /**
  * The final score of a record: the share of the query's weight it holds,
- * and how much of it lies close together (a sentence that says it, rather
- * than a long log that holds the words by chance); then BM25, squashed below
- * one step; then its kind.
+ * how much of it lies close together (a sentence that says it, rather than
+ * a long log that holds the words by chance) and how much stands side by
+ * side in the query's order (`upload client`, the sequential-dependence
+ * idea of Metzler and Croft, 2005); then BM25, squashed below one step;
+ * then its kind.
  */
-export function score(opts: { share: number; near: number; bm25: number; cls: number }): number {
+export function score(opts: { share: number; near: number; pairs: number; bm25: number; cls: number }): number {
   const squashed = opts.bm25 / (opts.bm25 + 4);
-  return opts.share * 2 + opts.near * 1 + squashed * 0.5 + (CLASS_PRIOR[opts.cls] ?? 0);
+  return opts.share * 2 + opts.near * 1 + opts.pairs * PAIR_WEIGHT + squashed * 0.5 + (CLASS_PRIOR[opts.cls] ?? 0);
 }

@@ -13,6 +13,22 @@ describe("query words in a text", () => {
     expect(snippet(text, { terms, weights: [1, 1], more: false })).toBe("the [format] of the [form]; [formats] differ");
   });
 
+  test("consecutive query words side by side, in the query's order, count as pairs, on both paths", () => {
+    const words = parseQuery("upload retry client").terms;
+    const w = [1, 1, 1];
+    expect(countTerms(words, "the upload-retry of the client", w).pairs).toBe(0.5);
+    expect(countTerms(words, "Upload, retry: client.", w).pairs).toBe(1);
+    expect(countTerms(words, "client retry upload, in reverse", w).pairs).toBe(0);
+    expect(countTerms(words, "upload the retry then the client", w).pairs).toBe(0);
+    // Weighed by the rarer word of each pair.
+    expect(countTerms(words, "the upload retry, then the client", [1, 3, 1]).pairs).toBe(0.5);
+    // A phrase in the query takes the token path: positions are tokens.
+    const phrased = parseQuery('"upload retry" client').terms;
+    expect(countTerms(phrased, "an upload retry client here", [1, 1]).pairs).toBe(1);
+    expect(countTerms(phrased, "an upload retry for the client", [1, 1]).pairs).toBe(0);
+    expect(countTerms(parseQuery("upload").terms, "upload", [1]).pairs).toBe(0);
+  });
+
   test("a prefix term and a word term sharing a start each get their words, as the index's stems say", () => {
     // Porter: deploying -> deploi (the prefix deploy* -> deploi*), deployment -> deploy.
     const { terms } = parseQuery("deploy* deployment");

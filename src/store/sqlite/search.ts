@@ -146,7 +146,7 @@ function rowScorer(terms: Term[], idfs: number[], holders: RowList[]): (row: Poo
     const length = c.length * row.scale;
     const held = tf.map((f) => f > 0);
     const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / weightAll;
-    const own = share > 0 ? score({ share, near: c.near, bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }), cls: row.sclass }) : 0;
+    const own = share > 0 ? score({ share, near: c.near, pairs: c.pairs, bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }), cls: row.sclass }) : 0;
     return { lsn: row.lsn, row, held, own, cls: row.sclass, inWindow: c.tf.some((f) => f > 0) };
   };
 }

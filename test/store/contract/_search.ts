@@ -83,6 +83,12 @@ export function searchCases(factory: Factory): void {
       expect((await a.search({ query: "pprof heap", all_words: true })).hits.map((h) => h.lsn)).toEqual([call!]);
     });
 
+    contractTest(factory, "words side by side in the query's order rank above the same words apart", async ({ a }) => {
+      // Same words, same length; the newer one (which wins a tie) holds them apart.
+      const [together, apart] = await notes(a, "s", "we saw the upload client stall on a part", "upload stalled while the client saw a part");
+      expect((await a.search({ query: "upload client" })).hits.map((h) => h.lsn)).toEqual([together!, apart!]);
+    });
+
     contractTest(factory, "a note after a matching note is not a hit: notes stand alone", async ({ a }) => {
       const [first] = await notes(a, "s", "the deploy key lives in vault", "lunch was good");
       expect((await a.search({ query: "vault" })).hits.map((h) => h.lsn)).toEqual([first!]);
