@@ -51,7 +51,8 @@ export async function rankRows(tx: SQL, tenant: string, input: SearchInput, term
     const length = c.length * (bytes > winBytes ? bytes / Math.max(1, winBytes) : 1);
     const held = tf.map((f) => f > 0);
     const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / weightAll;
-    const own = share > 0 ? score({ share, near: c.near, pairs: c.pairs, bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }), cls: Number(row.sclass) }) : 0;
+    const own =
+      share > 0 ? score({ share, near: c.near, pairs: c.pairs, bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }), cls: Number(row.sclass) }) : 0;
     return { row, lsn, held, own, cls: Number(row.sclass), more: bytes > winBytes };
   };
   const scored = new Map<number, Scored>();
