@@ -224,14 +224,19 @@ describe.skipIf(CHROMIUM === undefined)("a captured claude -p session in the vie
     await page.screenshot({ path: join(SHOTS, "claude-session-phone.png"), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 720 });
 
-    // Search a word of the prompt from the navigation; the hit is the prompt, highlighted.
+    // Search a word of the prompt from the navigation; the first hit is the prompt, highlighted, and the
+    // others are its replies (they hold no query word), each linking the prompt as the match it follows.
     await Promise.all([page.waitForURL(`${origin}/ui/search`), page.getByRole("link", { name: "Search", exact: true }).click()]);
     await page.fill('input[name="q"]', "lighthouse");
     await Promise.all([page.waitForURL(/q=lighthouse/), page.press('input[name="q"]', "Enter")]);
-    const hits = page.locator(".hit");
-    expect(await hits.count()).toBe(1);
-    expect(await hits.locator("mark").allTextContents()).toEqual(["lighthouse"]);
+    const all = page.locator(".hit");
+    expect(await all.locator("mark").allTextContents()).toEqual(["lighthouse"]);
+    const hits = all.first();
     expect(await hits.locator("pre").textContent()).toBe(PROMPT);
+    const lsn0 = prompt[0]!.lsn;
+    for (let i = 1; i < (await all.count()); i++) {
+      expect(await all.nth(i).locator(`a[href="/ui/turn/${lsn0}"]`).textContent()).toBe(`LSN ${lsn0}`);
+    }
     await page.screenshot({ path: join(SHOTS, "claude-search.png"), fullPage: true });
     // The hit's session link opens the session at that turn, the turn first and targeted.
     const lsn = prompt[0]!.lsn;
