@@ -55,4 +55,16 @@ describe("lazy loading per command", () => {
     expect(hook).toContain("src/capture/hook.ts");
     expect(hook.filter((p) => ["hono", "@modelcontextprotocol/sdk"].includes(p) || p.startsWith("src/http/") || p.startsWith("src/mcp/"))).toEqual([]);
   });
+
+  test("`zerodb hook codex` and `hook opencode` load no harness editor (the connect face, its TOML, JSONC and diff libraries)", async () => {
+    const face = (mods: string[]) =>
+      mods.filter((p) => ["diff", "jsonc-parser", "smol-toml"].includes(p) || p === "src/harness/index.ts" || p === "src/cli/connect-common.ts");
+    const note = JSON.stringify({ type: "agent-turn-complete", "thread-id": "019a0000-0000-7000-8000-000000000000", cwd: home.path });
+    const codex = await loads(["hook", "codex", note]);
+    expect(codex).toContain("src/capture/codex-hook.ts");
+    expect(face(codex)).toEqual([]);
+    const opencode = await loads(["hook", "opencode", "ses_none"]);
+    expect(opencode).toContain("src/capture/opencode-hook.ts");
+    expect(face(opencode)).toEqual([]);
+  });
 });
