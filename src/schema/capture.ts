@@ -4,8 +4,10 @@
  * and writes nothing (I6), whichever engine keeps the cursors.
  */
 import { z } from "zod";
-import { IdemKey, Name } from "./common.ts";
+import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, META_MAX_BYTES } from "../limits.ts";
+import { IdemKey, Name, Role, jsonProblem, nameProblem, utf8Bytes } from "./common.ts";
 import { Entry } from "./ops.ts";
+import { parseInput } from "./parse.ts";
 
 /** A place in a transcript: byte offset and index of the next line, and its next chunk. */
 const Cursor = z.strictObject({
@@ -24,3 +26,69 @@ export const CaptureBatchInput = z.object({
   // No upper bound here: a batch is bounded by the capture run (DESIGN.md 7.2), each entry by the turn limits.
   entries: z.array(z.strictObject({ entry: Entry.extend({ idem_key: IdemKey }), before: Cursor })),
 });
+
+/**
+ * Refuses a bad batch as `parseInput(CaptureBatchInput, batch)` does: the
+ * same typed error naming the field, since that is what reports it. A batch
+ * that is plainly good (every rule of the schema checked here by hand, and
+ * nothing the schema would have to judge) passes without running zod, whose
+ * generic code, cold in each hook process, costs more than reading,
+ * rendering and redacting the batch did.
+ */
+export function checkCaptureBatch(batch: unknown): void {
+  if (!plainlyGoodBatch(batch)) parseInput(CaptureBatchInput, batch);
+}
+
+const ROLES: ReadonlySet<unknown> = new Set(Role.options);
+const ENTRY_KEYS: ReadonlySet<string> = new Set(["role", "content", "meta", "idem_key"]);
+
+/** True only when CaptureBatchInput accepts `v`; false when it might not (zod then decides and names the field). */
+export function plainlyGoodBatch(v: unknown): boolean {
+  if (!isPlain(v)) return false;
+  const { source, session, path, start, end, entries } = v;
+  if (typeof source !== "string" || source.length < 1 || source.length > 4096) return false;
+  if (typeof session !== "string" || nameProblem(session) !== undefined) return false;
+  if (typeof path !== "string" || path.length > 4096) return false;
+  if (!isCursor(start) || !isCursor(end) || !Array.isArray(entries)) return false;
+  for (const item of entries) {
+    if (!isPlain(item) || !hasOnly(item, 2) || !Object.hasOwn(item, "entry") || !isCursor(item.before)) return false;
+    if (!isEntry(item.entry)) return false;
+  }
+  return true;
+}
+
+function isEntry(e: unknown): boolean {
+  if (!isPlain(e)) return false;
+  for (const k of Object.keys(e)) if (!ENTRY_KEYS.has(k)) return false;
+  const { role, content, meta, idem_key } = e;
+  if (!ROLES.has(role)) return false;
+  if (typeof content !== "string" || !content.isWellFormed() || utf8Bytes(content) > CONTENT_MAX_BYTES) return false;
+  if (typeof idem_key !== "string" || !idem_key.isWellFormed()) return false;
+  const keyBytes = utf8Bytes(idem_key);
+  if (keyBytes < 1 || keyBytes > IDEM_KEY_MAX_BYTES) return false;
+  if (meta === undefined) return true;
+  if (typeof meta !== "object" || meta === null || Array.isArray(meta) || jsonProblem(meta) !== undefined) return false;
+  return utf8Bytes(JSON.stringify(meta)) <= META_MAX_BYTES;
+}
+
+/** A strict cursor: exactly offset, position and chunk, each a whole number from 0 to 2^53 - 1. */
+function isCursor(c: unknown): boolean {
+  if (!isPlain(c) || !hasOnly(c, 3)) return false;
+  return wholeNumber(c.offset) && wholeNumber(c.position) && wholeNumber(c.chunk);
+}
+
+function wholeNumber(n: unknown): boolean {
+  return typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
+}
+
+/** An object literal's kind of object (its prototype Object's or none): what the capture reader builds. */
+function isPlain(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** At most `n` own keys: with the named ones checked present, no unknown key. */
+function hasOnly(o: object, n: number): boolean {
+  return Object.keys(o).length === n;
+}
