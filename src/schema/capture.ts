@@ -9,26 +9,36 @@ import { IdemKey, Name, Role, jsonProblem, nameProblem, utf8Bytes } from "./comm
 import { Entry } from "./ops.ts";
 import { parseInput } from "./parse.ts";
 
-/** A place in a transcript: byte offset and index of the next line, and its next chunk. */
-const Cursor = z.strictObject({
-  offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  position: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  chunk: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-});
-
-/** A batch of one source's entries, each with the cursor before it, and the cursor after all of them. */
-export const CaptureBatchInput = z.object({
-  source: z.string().min(1).max(4096),
-  session: Name,
-  path: z.string().max(4096),
-  start: Cursor,
-  end: Cursor,
-  // No upper bound here: a batch is bounded by the capture run (DESIGN.md 7.2), each entry by the turn limits.
-  entries: z.array(z.strictObject({ entry: Entry.extend({ idem_key: IdemKey }), before: Cursor })),
-});
+let schema: z.ZodType | undefined;
 
 /**
- * Refuses a bad batch as `parseInput(CaptureBatchInput, batch)` does: the
+ * The schema of a batch of one source's entries, each with the cursor before
+ * it, and the cursor after all of them. Built on first use: a batch that is
+ * plainly good (checkCaptureBatch) never needs it, and a hook that only
+ * captures would otherwise build it at start.
+ */
+export function captureBatchSchema(): z.ZodType {
+  if (schema) return schema;
+  /** A place in a transcript: byte offset and index of the next line, and its next chunk. */
+  const Cursor = z.strictObject({
+    offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    position: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    chunk: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  });
+  schema = z.object({
+    source: z.string().min(1).max(4096),
+    session: Name,
+    path: z.string().max(4096),
+    start: Cursor,
+    end: Cursor,
+    // No upper bound here: a batch is bounded by the capture run (DESIGN.md 7.2), each entry by the turn limits.
+    entries: z.array(z.strictObject({ entry: Entry.extend({ idem_key: IdemKey }), before: Cursor })),
+  });
+  return schema;
+}
+
+/**
+ * Refuses a bad batch as `parseInput(captureBatchSchema(), batch)` does: the
  * same typed error naming the field, since that is what reports it. A batch
  * that is plainly good (every rule of the schema checked here by hand, and
  * nothing the schema would have to judge) passes without running zod, whose
@@ -36,13 +46,13 @@ export const CaptureBatchInput = z.object({
  * rendering and redacting the batch did.
  */
 export function checkCaptureBatch(batch: unknown): void {
-  if (!plainlyGoodBatch(batch)) parseInput(CaptureBatchInput, batch);
+  if (!plainlyGoodBatch(batch)) parseInput(captureBatchSchema(), batch);
 }
 
 const ROLES: ReadonlySet<unknown> = new Set(Role.options);
 const ENTRY_KEYS: ReadonlySet<string> = new Set(["role", "content", "meta", "idem_key"]);
 
-/** True only when CaptureBatchInput accepts `v`; false when it might not (zod then decides and names the field). */
+/** True only when the batch schema accepts `v`; false when it might not (zod then decides and names the field). */
 export function plainlyGoodBatch(v: unknown): boolean {
   if (!isPlain(v)) return false;
   const { source, session, path, start, end, entries } = v;

@@ -1,12 +1,12 @@
 /**
  * checkCaptureBatch (src/schema/capture.ts) lets a plainly good capture batch
- * past without zod and hands everything else to the CaptureBatchInput schema.
+ * past without zod and hands everything else to the capture batch schema.
  * It must never accept what the schema refuses, and a refusal must be the
  * schema's own error: checked here on one good batch and many broken ones.
  */
 import { describe, expect, test } from "bun:test";
 import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, META_MAX_BYTES } from "../../src/limits.ts";
-import { CaptureBatchInput, checkCaptureBatch, plainlyGoodBatch } from "../../src/schema/capture.ts";
+import { captureBatchSchema, checkCaptureBatch, plainlyGoodBatch } from "../../src/schema/capture.ts";
 import { parseInput } from "../../src/schema/parse.ts";
 import { chunkedBatch, lineBatch } from "../capture/_batches.ts";
 
@@ -104,14 +104,14 @@ const CASES: [string, (b: Batch) => unknown][] = [
 ];
 
 describe("checkCaptureBatch", () => {
-  test("passes and refuses exactly as the CaptureBatchInput schema does, with its error", () => {
+  test("passes and refuses exactly as the capture batch schema does, with its error", () => {
     for (const [what, bend] of CASES) {
-      const expected = outcome(() => parseInput(CaptureBatchInput, bend(good())));
+      const expected = outcome(() => parseInput(captureBatchSchema(), bend(good())));
       const got = outcome(() => checkCaptureBatch(bend(good())));
       expect({ what, got }).toEqual({ what, got: expected });
     }
     // The cases cover both sides: batches the schema accepts and ones it refuses.
-    const refused = CASES.filter(([, bend]) => outcome(() => parseInput(CaptureBatchInput, bend(good()))) !== undefined);
+    const refused = CASES.filter(([, bend]) => outcome(() => parseInput(captureBatchSchema(), bend(good()))) !== undefined);
     expect(refused.length).toBeGreaterThan(30);
     expect(CASES.length - refused.length).toBeGreaterThan(8);
     // Only batches the schema accepts skip it; the ones the capture reader builds all do.
