@@ -64,8 +64,8 @@ const section: Section = {
       for (let k = 0; k < count; k++) text += `${line(written++, sessionId, cwd)}\n`;
       appendFileSync(transcript, text);
     };
-    /** Where the time of each run went, from its trace: process start to the hook, opening the store, capturing. */
-    const phases: { start: number[]; open: number[]; capture: number[] } = { start: [], open: [], capture: [] };
+    /** Where the time of each run went, from its trace: process start to the hook, opening the store, capturing, closing and exiting. */
+    const phases: { start: number[]; open: number[]; capture: number[]; close: number[] } = { start: [], open: [], capture: [], close: [] };
     /** One hook run: milliseconds from spawn to exit, after checking it appended `expect` entries. */
     const run = async (expect: number): Promise<number> => {
       const t0 = performance.now();
@@ -79,6 +79,8 @@ const section: Section = {
         phases.start.push(trace.ms.entered);
         phases.open.push(trace.ms.opened - trace.ms.entered);
         phases.capture.push(trace.ms.captured - trace.ms.opened);
+        // The rest of spawn to exit: the store's close (SQLite checkpoints the WAL into the store file) and the process's exit.
+        phases.close.push(ms - trace.ms.captured);
       }
       return ms;
     };
@@ -115,6 +117,7 @@ const section: Section = {
       summarize("64-entry run: process start to hook code", phases.start, "ms"),
       summarize("64-entry run: config, stdin and store open", phases.open, "ms"),
       summarize("64-entry run: read, render, redact, commit", phases.capture, "ms"),
+      summarize("64-entry run: close and exit", phases.close, "ms"),
     ];
   },
 };
