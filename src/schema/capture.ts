@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, META_MAX_BYTES } from "../limits.ts";
 import { IdemKey, Name, Role, jsonProblem, nameProblem, utf8Bytes } from "./common.ts";
-import { Entry } from "./ops.ts";
+import { Entry } from "./entry.ts";
 import { parseInput } from "./parse.ts";
 
 let schema: z.ZodType | undefined;

@@ -56,6 +56,13 @@ describe("lazy loading per command", () => {
     expect(hook.filter((p) => ["hono", "@modelcontextprotocol/sdk"].includes(p) || p.startsWith("src/http/") || p.startsWith("src/mcp/"))).toEqual([]);
   });
 
+  test("`zerodb hook claude-code` opens the store without building the operations' schemas or loading the remote sink", async () => {
+    const event = JSON.stringify({ session_id: "s2", transcript_path: `${home.path}/none.jsonl`, cwd: home.path, hook_event_name: "Stop" });
+    const hook = await loads(["hook", "claude-code"], event);
+    expect(hook).toContain("src/store/sqlite/store.ts");
+    expect(hook.filter((p) => ["src/schema/ops.ts", "src/store/import-check.ts", "src/capture/remote-sink.ts"].includes(p))).toEqual([]);
+  });
+
   test("`zerodb hook codex` and `hook opencode` load no harness editor (the connect face, its TOML, JSONC and diff libraries)", async () => {
     const face = (mods: string[]) =>
       mods.filter((p) => ["diff", "jsonc-parser", "smol-toml"].includes(p) || p === "src/harness/index.ts" || p === "src/cli/connect-common.ts");
