@@ -6,7 +6,7 @@
 import type { Database } from "bun:sqlite";
 import { notFound } from "../../errors.ts";
 import { parseInput } from "../../schema/parse.ts";
-import { type NewToken, TokenCreateInput, type TokenInfo, TokenRevokeInput } from "../../schema/tokens.ts";
+import { type NewToken, type TokenInfo, tokenSchemas } from "../../schema/tokens.ts";
 import type { Tokens } from "../types.ts";
 import { sha256 } from "../../util/hash.ts";
 import { isoTime } from "./_tape.ts";
@@ -44,7 +44,7 @@ export function sqliteTokens(db: Database, deps: TokenDeps): Tokens {
   return {
     create: (input) =>
       guard((): NewToken => {
-        const { tenant } = parseInput(TokenCreateInput, input);
+        const { tenant } = parseInput(tokenSchemas().TokenCreateInput, input);
         const token = `${TOKEN_PREFIX}${random(32).toString("base64url")}`;
         const row = { id: `tok_${random(8).toString("hex")}`, tenant, created: Date.now(), revoked: null };
         db.query("INSERT INTO tokens (digest, id, tenant, created) VALUES (?, ?, ?, ?)").run(sha256(token), row.id, tenant, row.created);
@@ -57,7 +57,7 @@ export function sqliteTokens(db: Database, deps: TokenDeps): Tokens {
       }),
     revoke: (input) =>
       guard((): TokenInfo => {
-        const { id } = parseInput(TokenRevokeInput, input);
+        const { id } = parseInput(tokenSchemas().TokenRevokeInput, input);
         return db
           .transaction(() => {
             // Revoking twice keeps the first time: the answer says when it stopped working.
