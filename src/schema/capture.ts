@@ -4,8 +4,8 @@
  * and writes nothing (I6), whichever engine keeps the cursors.
  */
 import { z } from "zod";
-import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, META_MAX_BYTES } from "../limits.ts";
-import { IdemKey, Name, Role, jsonProblem, nameProblem, utf8Bytes } from "./common.ts";
+import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, JSON_MAX_DEPTH, META_MAX_BYTES } from "../limits.ts";
+import { IdemKey, Name, Role, nameProblem, utf8Bytes } from "./common.ts";
 import { Entry } from "./entry.ts";
 import { parseInput } from "./parse.ts";
 
@@ -77,8 +77,40 @@ function isEntry(e: unknown): boolean {
   const keyBytes = utf8Bytes(idem_key);
   if (keyBytes < 1 || keyBytes > IDEM_KEY_MAX_BYTES) return false;
   if (meta === undefined) return true;
-  if (typeof meta !== "object" || meta === null || Array.isArray(meta) || jsonProblem(meta) !== undefined) return false;
+  if (typeof meta !== "object" || meta === null || Array.isArray(meta) || !plainJson(meta, 0)) return false;
   return utf8Bytes(JSON.stringify(meta)) <= META_MAX_BYTES;
+}
+
+/**
+ * True when `v` is plain JSON within the depth limit: what jsonProblem
+ * (common.ts) finds no problem in, told without building the path it names.
+ */
+function plainJson(v: unknown, depth: number): boolean {
+  switch (typeof v) {
+    case "string":
+      return v.isWellFormed();
+    case "number":
+      return Number.isFinite(v);
+    case "boolean":
+      return true;
+    case "object": {
+      if (v === null) return true;
+      if (depth >= JSON_MAX_DEPTH) return false;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) if (!plainJson(v[i], depth + 1)) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return false;
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
+        if (!k.isWellFormed() || !plainJson((v as Record<string, unknown>)[k], depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
 }
 
 /** A strict cursor: exactly offset, position and chunk, each a whole number from 0 to 2^53 - 1. */
