@@ -29,7 +29,9 @@ export default zcommand({
       stdin: () => Bun.stdin.bytes(),
       writeOut,
       warn: (line) => ui.warn(line),
-      withSink: (config, fn) => withCaptureSink({ flags: args, config, trace: Boolean(process.env.ZERODB_CAPTURE_TRACE) }, fn),
+      // ZERODB_CAPTURE_TRACE=time leaves SQL uncounted: counting runs every statement through a proxy and
+      // plans each one, which would be timed with the run (the hook bench).
+      withSink: (config, fn) => withCaptureSink({ flags: args, config, trace: traceSql(process.env.ZERODB_CAPTURE_TRACE) }, fn),
       catchUp: (transcript) => {
         // Claude Code waits at most 1.5 s for SessionEnd hooks; a detached process with its
         // output redirected survives its exit and finishes the transcript (HARNESSES.md).
@@ -45,6 +47,11 @@ export default zcommand({
     return undefined;
   },
 });
+
+/** Whether the trace counts SQL: with ZERODB_CAPTURE_TRACE set to anything but `time`. */
+export function traceSql(value: string | undefined): boolean {
+  return value !== undefined && value !== "" && value !== "time";
+}
 
 /** This zerodb as a command: the compiled binary, or bun and the source entry in development. */
 export function self(): string[] {
