@@ -7,36 +7,9 @@ import { z } from "zod";
 import { invalid } from "../errors.ts";
 import { parseInput } from "../schema/parse.ts";
 
-/** One hook invocation's input: what capture relies on, and whatever else the harness sent. */
-export interface HookEvent {
-  session_id: string;
-  transcript_path: string;
-  cwd: string;
-  hook_event_name: string;
-  source?: string;
-  reason?: string;
-  agent_id?: string;
-  agent_transcript_path?: string;
-  [field: string]: unknown;
-}
-
-/** Required strings and their longest length (in UTF-16 code units, as zod's max counts). */
-const REQUIRED: readonly (readonly [keyof HookEvent & string, number])[] = [
-  ["session_id", 1024],
-  ["transcript_path", 4096],
-  ["cwd", 4096],
-  ["hook_event_name", 64],
-];
-const OPTIONAL = ["source", "reason", "agent_id", "agent_transcript_path"] as const;
-
-let schema: z.ZodType<HookEvent> | undefined;
-
-/**
- * The schema of a hook event, built on first use: a hook whose input is good
- * (nearly every one) never needs it, and building it costs a hook's start.
- */
-export function hookEventSchema(): z.ZodType<HookEvent> {
-  schema ??= z.looseObject({
+/** One hook invocation's input: unknown fields pass through. */
+function build() {
+  return z.looseObject({
     session_id: z.string().min(1).max(1024),
     transcript_path: z.string().min(1).max(4096),
     cwd: z.string().min(1).max(4096),
@@ -46,6 +19,27 @@ export function hookEventSchema(): z.ZodType<HookEvent> {
     agent_id: z.string().optional(),
     agent_transcript_path: z.string().optional(),
   });
+}
+/** One hook invocation's input, as the schema gives it. */
+export type HookEvent = z.output<ReturnType<typeof build>>;
+
+/** The required strings of a hook event and their longest length (in UTF-16 code units, as zod's max counts): the schema's rules, for plainlyGoodEvent. */
+const REQUIRED = [
+  ["session_id", 1024],
+  ["transcript_path", 4096],
+  ["cwd", 4096],
+  ["hook_event_name", 64],
+] as const;
+const OPTIONAL = ["source", "reason", "agent_id", "agent_transcript_path"] as const;
+
+let schema: ReturnType<typeof build> | undefined;
+
+/**
+ * The schema of a hook event, built on first use: a hook whose input is good
+ * (nearly every one) never needs it, and building it costs a hook's start.
+ */
+export function hookEventSchema(): ReturnType<typeof build> {
+  schema ??= build();
   return schema;
 }
 

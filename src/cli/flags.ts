@@ -12,6 +12,7 @@ import type { ArgsDef } from "citty";
 /** The parsed flags: each declared argument under its declared name (and a camelCase spelling), positionals in `_`. */
 export type ParsedFlags = Record<string, unknown> & { _: string[] };
 
+/** The flags of `rest` by the command's declared arguments, as citty's parseArgs gives them. */
 export function parseFlags(rest: readonly string[], argsDef: ArgsDef): ParsedFlags {
   /** Every accepted spelling of a flag: its name, kebab and camel forms, aliases. */
   const spellings = new Map<string, { name: string; boolean: boolean }>();
