@@ -48,7 +48,9 @@ export async function runCli(raw: string[]): Promise<number> {
     checkFlags(rest, argsDef);
     if (path[0] === "hook") {
       // A capture hook skips citty (and node:util, which it loads): about 2 ms of a run that must be short (flags.ts).
-      await cmd.run?.({ rawArgs: rest, args: parseFlags(rest, argsDef) as never, cmd, data: undefined });
+      // parseFlags gives what citty's ParsedArgs holds, by the same declared names (test/cli/flags.test.ts).
+      const args = parseFlags(rest, argsDef) as Parameters<NonNullable<typeof cmd.run>>[0]["args"];
+      await cmd.run?.({ rawArgs: rest, args, cmd, data: undefined });
     } else {
       const { runCommand } = await import("citty");
       await runCommand(cmd, { rawArgs: rest });
