@@ -13,33 +13,43 @@ import { parseInput } from "./schema/parse.ts";
 import { type PrivatePath, guardPrivatePaths } from "./util/private-path.ts";
 
 /** The config file's schema: every key named, unknown keys refused. */
-export const ConfigFile = z.strictObject({
-  data_dir: z.string().min(1).optional(),
-  url: z.url({ protocol: /^https?$/ }).optional(),
-  // A team server's store in PostgreSQL (DESIGN.md 12); the data dir then keeps only object bytes.
-  database: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  // The one tenant rule (issue 15): the looser min(1).max(64) let a name through that no store accepts.
-  tenant: Tenant.optional(),
-  token_file: z.string().min(1).optional(),
-  object_roots: z.array(z.string().min(1)).optional(),
-  max_inline_bytes: z
-    .number()
-    .int()
-    .min(1024)
-    .max(64 * 1024 * 1024)
-    .optional(),
-  max_object_bytes: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
-  spill_root: z.string().min(1).optional(),
-  redact: z.boolean().optional(),
-  capture: z
-    .strictObject({
-      enabled: z.boolean().optional(),
-      redact: z.boolean().optional(),
-      max_entries_per_run: z.number().int().min(1).max(64).optional(),
-    })
-    .optional(),
-});
-export type ConfigFile = z.infer<typeof ConfigFile>;
+function buildConfigFileSchema() {
+  return z.strictObject({
+    data_dir: z.string().min(1).optional(),
+    url: z.url({ protocol: /^https?$/ }).optional(),
+    // A team server's store in PostgreSQL (DESIGN.md 12); the data dir then keeps only object bytes.
+    database: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    // The one tenant rule (issue 15): the looser min(1).max(64) let a name through that no store accepts.
+    tenant: Tenant.optional(),
+    token_file: z.string().min(1).optional(),
+    object_roots: z.array(z.string().min(1)).optional(),
+    max_inline_bytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024)
+      .optional(),
+    max_object_bytes: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+    spill_root: z.string().min(1).optional(),
+    redact: z.boolean().optional(),
+    capture: z
+      .strictObject({
+        enabled: z.boolean().optional(),
+        redact: z.boolean().optional(),
+        max_entries_per_run: z.number().int().min(1).max(64).optional(),
+      })
+      .optional(),
+  });
+}
+export type ConfigFile = z.infer<ReturnType<typeof buildConfigFileSchema>>;
+
+let configSchema: ReturnType<typeof buildConfigFileSchema> | undefined;
+
+/** The config file's schema, built on first use: most runs have no config file, and building it costs every start. */
+export function configFileSchema(): ReturnType<typeof buildConfigFileSchema> {
+  configSchema ??= buildConfigFileSchema();
+  return configSchema;
+}
 
 /** What the flags of DESIGN.md 6.3 may set. */
 export interface ConfigFlags {
@@ -134,7 +144,7 @@ export function readConfigFile(path: string): ConfigFile {
   }
   try {
     // The prefix makes every message name the key as written: "config.max_inline_bytes: ...".
-    return parseInput(ConfigFile, raw, "config");
+    return parseInput(configFileSchema(), raw, "config");
   } catch (err) {
     const e = err as ZeroDbError;
     throw new ZeroDbError("invalid_input", `${e.message} (in ${path})`, { field: e.field ?? "config" });

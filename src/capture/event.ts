@@ -7,20 +7,47 @@ import { z } from "zod";
 import { invalid } from "../errors.ts";
 import { parseInput } from "../schema/parse.ts";
 
-/** One hook invocation's input. */
-export const HookEvent = z.looseObject({
-  session_id: z.string().min(1).max(1024),
-  transcript_path: z.string().min(1).max(4096),
-  cwd: z.string().min(1).max(4096),
-  hook_event_name: z.string().min(1).max(64),
-  source: z.string().optional(),
-  reason: z.string().optional(),
-  agent_id: z.string().optional(),
-  agent_transcript_path: z.string().optional(),
-});
-export type HookEvent = z.output<typeof HookEvent>;
+/** One hook invocation's input: unknown fields pass through. */
+function build() {
+  return z.looseObject({
+    session_id: z.string().min(1).max(1024),
+    transcript_path: z.string().min(1).max(4096),
+    cwd: z.string().min(1).max(4096),
+    hook_event_name: z.string().min(1).max(64),
+    source: z.string().optional(),
+    reason: z.string().optional(),
+    agent_id: z.string().optional(),
+    agent_transcript_path: z.string().optional(),
+  });
+}
+/** One hook invocation's input, as the schema gives it. */
+export type HookEvent = z.output<ReturnType<typeof build>>;
 
-/** Parses the hook's stdin; a ZeroDbError names what is wrong (never the input itself, which may hold secrets). */
+/** The required strings of a hook event and their longest length (in UTF-16 code units, as zod's max counts): the schema's rules, for plainlyGoodEvent. */
+const REQUIRED = [
+  ["session_id", 1024],
+  ["transcript_path", 4096],
+  ["cwd", 4096],
+  ["hook_event_name", 64],
+] as const;
+const OPTIONAL = ["source", "reason", "agent_id", "agent_transcript_path"] as const;
+
+let schema: ReturnType<typeof build> | undefined;
+
+/**
+ * The schema of a hook event, built on first use: a hook whose input is good
+ * (nearly every one) never needs it, and building it costs a hook's start.
+ */
+export function hookEventSchema(): ReturnType<typeof build> {
+  schema ??= build();
+  return schema;
+}
+
+/**
+ * Parses the hook's stdin; a ZeroDbError names what is wrong (never the input
+ * itself, which may hold secrets). Input that plainly fits is taken as is;
+ * anything else goes to the schema, which accepts or names the field.
+ */
 export function parseHookEvent(text: string): HookEvent {
   let raw: unknown;
   try {
@@ -28,5 +55,17 @@ export function parseHookEvent(text: string): HookEvent {
   } catch {
     throw invalid("stdin", "the hook input is not JSON");
   }
-  return parseInput(HookEvent, raw, "hook input");
+  if (plainlyGoodEvent(raw)) return raw;
+  return parseInput(hookEventSchema(), raw, "hook input");
+}
+
+/** True only when the schema accepts `v` unchanged. */
+export function plainlyGoodEvent(v: unknown): v is HookEvent {
+  if (typeof v !== "object" || v === null || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;
+  const o = v as Record<string, unknown>;
+  for (const [key, max] of REQUIRED) {
+    const s = o[key];
+    if (typeof s !== "string" || s.length < 1 || s.length > max) return false;
+  }
+  return OPTIONAL.every((key) => o[key] === undefined || typeof o[key] === "string");
 }

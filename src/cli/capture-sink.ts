@@ -5,7 +5,6 @@
 import { join } from "node:path";
 import { type Config, homePaths } from "../config.ts";
 import { localSink } from "../capture/local-sink.ts";
-import { remoteCursorDir, remoteSink } from "../capture/remote-sink.ts";
 import type { CaptureSink } from "../capture/sink.ts";
 import { checkTenant } from "../schema/common.ts";
 import type { WorkTrace } from "../store/types.ts";
@@ -25,6 +24,8 @@ export async function withCaptureSink<T>(opts: CaptureSinkOptions, fn: (sink: Ca
   const { flags, config } = opts;
   if (config.url) {
     const url = config.url;
+    // Loaded only here: its cursor-file schemas cost every local hook's start otherwise.
+    const { remoteCursorDir, remoteSink } = await import("../capture/remote-sink.ts");
     // The cursors live in the home: not in one another user owns or can write (issue 14, item 3).
     guardPrivatePaths(homePaths(config.home).filter((p) => p.path === config.home || p.path === join(config.home, "capture")));
     return withMemory(flags, (memory) => fn(remoteSink(memory, remoteCursorDir(config.home, url, memory.tenant))));

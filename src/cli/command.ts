@@ -2,7 +2,7 @@
  * `zcommand`: a citty command whose run returns the operation's result; the
  * wrapper prints it (JSON with --json, the human rendering otherwise).
  */
-import { defineCommand, type ArgsDef, type CommandDef, type ParsedArgs } from "citty";
+import type { ArgsDef, CommandDef, ParsedArgs } from "citty";
 import { type SharedFlags, sharedArgs } from "./args.ts";
 import { writeOut } from "./output.ts";
 import { LogLevels } from "./verbosity.ts";
@@ -27,6 +27,11 @@ export interface ZCommand<T extends ArgsDef> {
    * loaded for it, so `zerodb version` starts light (DESIGN.md section 10).
    */
   plain?: true;
+}
+
+/** citty's defineCommand, which returns its argument: here so defining a command does not load citty (a hook never does). */
+function defineCommand<T extends ArgsDef>(def: CommandDef<T>): CommandDef<T> {
+  return def;
 }
 
 /** Defines a CLI command with the shared flags and result printing. */

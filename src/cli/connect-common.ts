@@ -1,13 +1,8 @@
 /** What `connect` and `disconnect` share: the harness context, `--harness`, and the report's rendering. */
-import { homedir } from "node:os";
 import { type Harness, type HarnessContext, HARNESSES, harnessNamed, type Outcome, type Selection } from "../harness/index.ts";
 import { UsageError } from "./parse.ts";
 
-/** The environment harness detection looks at: this process's. */
-export function harnessContext(): HarnessContext {
-  const set = (v: string | undefined) => (v !== undefined && v !== "" ? v : undefined);
-  return { userHome: set(process.env.HOME) ?? set(process.env.USERPROFILE) ?? homedir(), env: process.env, platform: process.platform, cwd: process.cwd() };
-}
+export { harnessContext } from "./harness-context.ts";
 
 /** The harnesses `--harness a,b` names (every one when absent); unknown names are usage errors. */
 export function selection(ctx: HarnessContext, flag: unknown): Selection {

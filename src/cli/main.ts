@@ -3,9 +3,10 @@
  * flag against what that command accepts, and runs it. Commands load lazily,
  * so each pays start-up only for what it uses (DESIGN.md section 10).
  */
-import { runCommand, type ArgsDef, type CommandDef } from "citty";
+import type { ArgsDef, CommandDef } from "citty";
 import { sharedArgs } from "./args.ts";
 import { colorOn } from "./color.ts";
+import { parseFlags } from "./flags.ts";
 import { reportError, writeOut } from "./output.ts";
 import { UsageError } from "./parse.ts";
 import { setVerbosity } from "./verbosity.ts";
@@ -45,7 +46,15 @@ export async function runCli(raw: string[]): Promise<number> {
       return 0;
     }
     checkFlags(rest, argsDef);
-    await runCommand(cmd, { rawArgs: rest });
+    if (path[0] === "hook") {
+      // A capture hook skips citty (and node:util, which it loads): about 2 ms of a run that must be short (flags.ts).
+      // parseFlags gives what citty's ParsedArgs holds, by the same declared names (test/cli/flags.test.ts).
+      const args = parseFlags(rest, argsDef) as Parameters<NonNullable<typeof cmd.run>>[0]["args"];
+      await cmd.run?.({ rawArgs: rest, args, cmd, data: undefined });
+    } else {
+      const { runCommand } = await import("citty");
+      await runCommand(cmd, { rawArgs: rest });
+    }
     // A command may print its result and still fail (zcommand's exitCode).
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (err) {

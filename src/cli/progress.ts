@@ -30,11 +30,18 @@ export function byteProgress(label: string, total: number | undefined, opts: { m
   };
 }
 
-/** Reports records done of a total on stderr when it is a TTY (a migration rebuilding the search index). */
+/**
+ * Reports records done of a total on stderr when it is a TTY (a migration
+ * rebuilding the search index). Whether it is one is asked at the first
+ * report, not before: `process.stderr` costs a process about 8 ms to create,
+ * which every store open (a capture hook's included) would otherwise pay.
+ */
 export function countProgress(): (what: string, done: number, total: number) => void {
-  if (process.stderr.isTTY !== true || verbosity() < NORMAL) return () => {};
+  let show: boolean | undefined;
   let last = 0;
   return (what, done, total) => {
+    show ??= process.stderr.isTTY === true && verbosity() >= NORMAL;
+    if (!show) return;
     const now = performance.now();
     if (done < total && now - last < 200) return;
     last = now;

@@ -3,7 +3,7 @@
  * hooks (settings.json) and `capture.enabled` in zerodb's own config.json,
  * which `connect --capture` turns on and `disconnect` turns off.
  */
-import { ConfigFile } from "../config.ts";
+import { configFileSchema } from "../config.ts";
 import { parseInput } from "../schema/parse.ts";
 import { type HookSpec, planHooks, planRemoveHooks } from "./claude-hooks.ts";
 import { harnessNamed } from "./registry.ts";
@@ -61,7 +61,7 @@ export function geminiHooksJob(ctx: HarnessContext, command: string | undefined)
 /** Reads config.json's value, validated by the ConfigFile schema (errors name the key: config.capture.enabled). */
 function configValue(text: string): Record<string, unknown> {
   const value = toValue(parseJson(text, STRICT).root);
-  parseInput(ConfigFile, value, "config");
+  parseInput(configFileSchema(), value, "config");
   return value as Record<string, unknown>;
 }
 

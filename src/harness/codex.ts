@@ -6,11 +6,12 @@
  * `zerodb mcp` needs (ZERODB_HOME) travels in the env table (HARNESSES.md).
  */
 import { join } from "node:path";
+import { codexHome } from "./codex-home.ts";
 import { envVar, isDir, onPath } from "./detect.ts";
 import { CommandEntry, StringMap } from "./entry-schemas.ts";
 import { getPath } from "./json-edit.ts";
 import { readToml, type TomlItem, scanToml, tomlKey, tomlString } from "./toml.ts";
-import { type Harness, type HarnessContext, MANAGED_ENV, type Plan, type Registration, SERVER_NAME, type ServerSpec } from "./types.ts";
+import { type Harness, MANAGED_ENV, type Plan, type Registration, SERVER_NAME, type ServerSpec } from "./types.ts";
 
 const BASE = ["mcp_servers", SERVER_NAME];
 const ENV = [...BASE, "env"];
@@ -197,7 +198,4 @@ export const codex: Harness = {
   },
 };
 
-/** `$CODEX_HOME`, or `~/.codex`. */
-export function codexHome(ctx: HarnessContext): string {
-  return envVar(ctx, "CODEX_HOME") ?? join(ctx.userHome, ".codex");
-}
+export { codexHome };

@@ -6,64 +6,82 @@
  */
 import { z } from "zod";
 import { AfterLsn, Name, Tenant } from "./common.ts";
-import { TokenId } from "./tokens.ts";
-
-const Millis = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-
-/** A store id: 16 random bytes as hex (src/store/sqlite/identity.ts). */
-const StoreId = z.string().regex(/^[0-9a-f]{32}$/);
+import { tokenSchemas } from "./tokens.ts";
 
 /**
- * Which copy of a store wrote which LSNs: `[copy id, first LSN it wrote]`,
- * in order. A store begins with one entry; each restore adds one.
+ * Builds the schemas once, on first use: only backup and restore read them,
+ * and every process that opens a store (a capture hook above all) would pay
+ * for building them otherwise.
  */
-export const Lineage = z.array(z.tuple([z.string().regex(/^[0-9a-f]{32}$/), AfterLsn.min(1)])).min(1);
+function build() {
+  const { TokenId } = tokenSchemas();
+  const Millis = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+  const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
-/** The header of a backup file (format 2; format 1 lacks `after` and `lineage`). */
-export const BackupHeader = z.object({
-  store_id: StoreId,
-  tenant: Tenant.nullable(),
-  /** 0 for a full backup; an increment holds the records after this LSN. */
-  after: AfterLsn.default(0),
-  /** The store's last LSN at the snapshot (format 1 tenant backups: the tenant's). */
-  last_lsn: AfterLsn,
-  lineage: Lineage.optional(),
-  created: z.string(),
-});
+  /** A store id: 16 random bytes as hex (src/store/sqlite/identity.ts). */
+  const StoreId = z.string().regex(/^[0-9a-f]{32}$/);
 
-/** An HTTP token as a backup keeps it: its SHA-256 digest (hex), never the secret. */
-export const TokenRecord = z.strictObject({
-  digest: z.string().regex(/^[0-9a-f]{64}$/),
-  id: TokenId,
-  tenant: Tenant,
-  created: Millis,
-  revoked: Millis.nullable(),
-});
+  /**
+   * Which copy of a store wrote which LSNs: `[copy id, first LSN it wrote]`,
+   * in order. A store begins with one entry; each restore adds one.
+   */
+  const Lineage = z.array(z.tuple([z.string().regex(/^[0-9a-f]{32}$/), AfterLsn.min(1)])).min(1);
 
-/** A capture cursor as a backup keeps it (DESIGN.md 7.2). */
-export const CursorRecord = z.strictObject({
-  tenant: Tenant,
-  source: z.string().min(1).max(4096),
-  session: Name,
-  path: z.string().max(4096),
-  offset: Count,
-  position: Count,
-  chunk: Count,
-  updated: Millis,
-});
+  /** The header of a backup file (format 2; format 1 lacks `after` and `lineage`). */
+  const BackupHeader = z.object({
+    store_id: StoreId,
+    tenant: Tenant.nullable(),
+    /** 0 for a full backup; an increment holds the records after this LSN. */
+    after: AfterLsn.default(0),
+    /** The store's last LSN at the snapshot (format 1 tenant backups: the tenant's). */
+    last_lsn: AfterLsn,
+    lineage: Lineage.optional(),
+    created: z.string(),
+  });
 
-/** The trailer (format 1 has no `tokens` and `cursors`). */
-export const BackupTrailer = z.object({
-  records: Count,
-  tokens: Count.default(0),
-  cursors: Count.default(0),
-  objects: Count,
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-});
+  /** An HTTP token as a backup keeps it: its SHA-256 digest (hex), never the secret. */
+  const TokenRecord = z.strictObject({
+    digest: z.string().regex(/^[0-9a-f]{64}$/),
+    id: TokenId,
+    tenant: Tenant,
+    created: Millis,
+    revoked: Millis.nullable(),
+  });
 
-export type Lineage = z.infer<typeof Lineage>;
-export type BackupHeader = z.output<typeof BackupHeader>;
-export type TokenRecord = z.infer<typeof TokenRecord>;
-export type CursorRecord = z.infer<typeof CursorRecord>;
-export type BackupTrailer = z.output<typeof BackupTrailer>;
+  /** A capture cursor as a backup keeps it (DESIGN.md 7.2). */
+  const CursorRecord = z.strictObject({
+    tenant: Tenant,
+    source: z.string().min(1).max(4096),
+    session: Name,
+    path: z.string().max(4096),
+    offset: Count,
+    position: Count,
+    chunk: Count,
+    updated: Millis,
+  });
+
+  /** The trailer (format 1 has no `tokens` and `cursors`). */
+  const BackupTrailer = z.object({
+    records: Count,
+    tokens: Count.default(0),
+    cursors: Count.default(0),
+    objects: Count,
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  });
+  return { Lineage, BackupHeader, TokenRecord, CursorRecord, BackupTrailer };
+}
+
+let built: ReturnType<typeof build> | undefined;
+
+/** The backup file's schemas: Lineage, BackupHeader, TokenRecord, CursorRecord, BackupTrailer. */
+export function backupSchemas(): ReturnType<typeof build> {
+  built ??= build();
+  return built;
+}
+
+type Schemas = ReturnType<typeof build>;
+export type Lineage = z.infer<Schemas["Lineage"]>;
+export type BackupHeader = z.output<Schemas["BackupHeader"]>;
+export type TokenRecord = z.infer<Schemas["TokenRecord"]>;
+export type CursorRecord = z.infer<Schemas["CursorRecord"]>;
+export type BackupTrailer = z.output<Schemas["BackupTrailer"]>;

@@ -4,23 +4,133 @@
  * and writes nothing (I6), whichever engine keeps the cursors.
  */
 import { z } from "zod";
-import { IdemKey, Name } from "./common.ts";
-import { Entry } from "./ops.ts";
+import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, JSON_MAX_DEPTH, META_MAX_BYTES } from "../limits.ts";
+import { IdemKey, Name, Role, nameProblem, utf8Bytes } from "./common.ts";
+import { Entry } from "./entry.ts";
+import { parseInput } from "./parse.ts";
 
-/** A place in a transcript: byte offset and index of the next line, and its next chunk. */
-const Cursor = z.strictObject({
-  offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  position: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  chunk: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-});
+let schema: z.ZodType | undefined;
 
-/** A batch of one source's entries, each with the cursor before it, and the cursor after all of them. */
-export const CaptureBatchInput = z.object({
-  source: z.string().min(1).max(4096),
-  session: Name,
-  path: z.string().max(4096),
-  start: Cursor,
-  end: Cursor,
-  // No upper bound here: a batch is bounded by the capture run (DESIGN.md 7.2), each entry by the turn limits.
-  entries: z.array(z.strictObject({ entry: Entry.extend({ idem_key: IdemKey }), before: Cursor })),
-});
+/**
+ * The schema of a batch of one source's entries, each with the cursor before
+ * it, and the cursor after all of them. Built on first use: a batch that is
+ * plainly good (checkCaptureBatch) never needs it, and a hook that only
+ * captures would otherwise build it at start.
+ */
+export function captureBatchSchema(): z.ZodType {
+  if (schema) return schema;
+  /** A place in a transcript: byte offset and index of the next line, and its next chunk. */
+  const Cursor = z.strictObject({
+    offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    position: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    chunk: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  });
+  schema = z.object({
+    source: z.string().min(1).max(4096),
+    session: Name,
+    path: z.string().max(4096),
+    start: Cursor,
+    end: Cursor,
+    // No upper bound here: a batch is bounded by the capture run (DESIGN.md 7.2), each entry by the turn limits.
+    entries: z.array(z.strictObject({ entry: Entry.extend({ idem_key: IdemKey }), before: Cursor })),
+  });
+  return schema;
+}
+
+/**
+ * Refuses a bad batch as `parseInput(captureBatchSchema(), batch)` does: the
+ * same typed error naming the field, since that is what reports it. A batch
+ * that is plainly good (every rule of the schema checked here by hand, and
+ * nothing the schema would have to judge) passes without running zod, whose
+ * generic code, cold in each hook process, costs more than reading,
+ * rendering and redacting the batch did.
+ */
+export function checkCaptureBatch(batch: unknown): void {
+  if (!plainlyGoodBatch(batch)) parseInput(captureBatchSchema(), batch);
+}
+
+const ROLES: ReadonlySet<unknown> = new Set(Role.options);
+const ENTRY_KEYS: ReadonlySet<string> = new Set(["role", "content", "meta", "idem_key"]);
+
+/** True only when the batch schema accepts `v`; false when it might not (zod then decides and names the field). */
+export function plainlyGoodBatch(v: unknown): boolean {
+  if (!isPlain(v)) return false;
+  const { source, session, path, start, end, entries } = v;
+  if (typeof source !== "string" || source.length < 1 || source.length > 4096) return false;
+  if (typeof session !== "string" || nameProblem(session) !== undefined) return false;
+  if (typeof path !== "string" || path.length > 4096) return false;
+  if (!isCursor(start) || !isCursor(end) || !Array.isArray(entries)) return false;
+  for (const item of entries) {
+    if (!isPlain(item) || !hasOnly(item, 2) || !Object.hasOwn(item, "entry") || !isCursor(item.before)) return false;
+    if (!isEntry(item.entry)) return false;
+  }
+  return true;
+}
+
+function isEntry(e: unknown): boolean {
+  if (!isPlain(e)) return false;
+  for (const k of Object.keys(e)) if (!ENTRY_KEYS.has(k)) return false;
+  const { role, content, meta, idem_key } = e;
+  if (!ROLES.has(role)) return false;
+  if (typeof content !== "string" || !content.isWellFormed() || utf8Bytes(content) > CONTENT_MAX_BYTES) return false;
+  if (typeof idem_key !== "string" || !idem_key.isWellFormed()) return false;
+  const keyBytes = utf8Bytes(idem_key);
+  if (keyBytes < 1 || keyBytes > IDEM_KEY_MAX_BYTES) return false;
+  if (meta === undefined) return true;
+  if (typeof meta !== "object" || meta === null || Array.isArray(meta) || !plainJson(meta, 0)) return false;
+  return utf8Bytes(JSON.stringify(meta)) <= META_MAX_BYTES;
+}
+
+/**
+ * True when `v` is plain JSON within the depth limit: what jsonProblem
+ * (common.ts) finds no problem in, told without building the path it names.
+ */
+function plainJson(v: unknown, depth: number): boolean {
+  switch (typeof v) {
+    case "string":
+      return v.isWellFormed();
+    case "number":
+      return Number.isFinite(v);
+    case "boolean":
+      return true;
+    case "object": {
+      if (v === null) return true;
+      if (depth >= JSON_MAX_DEPTH) return false;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) if (!plainJson(v[i], depth + 1)) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return false;
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
+        if (!k.isWellFormed() || !plainJson((v as Record<string, unknown>)[k], depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** A strict cursor: exactly offset, position and chunk, each a whole number from 0 to 2^53 - 1. */
+function isCursor(c: unknown): boolean {
+  if (!isPlain(c) || !hasOnly(c, 3)) return false;
+  return wholeNumber(c.offset) && wholeNumber(c.position) && wholeNumber(c.chunk);
+}
+
+function wholeNumber(n: unknown): boolean {
+  return typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
+}
+
+/** An object literal's kind of object (its prototype Object's or none): what the capture reader builds. */
+function isPlain(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** At most `n` own keys: with the named ones checked present, no unknown key. */
+function hasOnly(o: object, n: number): boolean {
+  return Object.keys(o).length === n;
+}

@@ -8,23 +8,17 @@ import {
   ACTIVITY_DAYS_DEFAULT,
   ACTIVITY_MAX_DAYS,
   APPEND_MAX_ENTRIES,
-  CONTENT_MAX_BYTES,
   FACT_VALUE_MAX_BYTES,
-  META_MAX_BYTES,
   NOTE_MAX_BYTES,
   QUERY_MAX_BYTES,
   TITLE_MAX_BYTES,
   URL_MAX_BYTES,
 } from "../limits.ts";
 import { AfterLsn, Digest, IdemKey, Limit, Lsn, Name, Prefix, Role, jsonValue, utf8String } from "./common.ts";
+import { Entry } from "./entry.ts";
 
-/** One entry of an append. */
-export const Entry = z.strictObject({
-  role: Role.describe("who said it: user, assistant, tool, system or note"),
-  content: utf8String({ max: CONTENT_MAX_BYTES }).describe("the text of the turn, at most 4 MiB"),
-  meta: jsonValue(META_MAX_BYTES, { object: true }).optional().describe("a JSON object of extra data, at most 16 KiB"),
-  idem_key: IdemKey.optional().describe("a key naming this write forever; a retry with it is recognized, not written twice"),
-});
+// One entry of an append: in a module of its own, so the capture batch's schema has it without building every operation's.
+export { Entry } from "./entry.ts";
 
 /** append: `{session, entries}`, all-or-nothing. */
 export const AppendInput = z.strictObject({

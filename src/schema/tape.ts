@@ -2,90 +2,106 @@
 import { z } from "zod";
 import { Lsn, Role } from "./common.ts";
 
-const Hex256 = z.string().regex(/^[0-9a-f]{64}$/);
+/**
+ * Builds the schemas, once, on first use: only export and import read tapes,
+ * and every other command (a capture hook's start above all) would pay for
+ * building them when the store loads.
+ */
+function build() {
+  const Hex256 = z.string().regex(/^[0-9a-f]{64}$/);
 
-const Base = {
-  lsn: Lsn,
-  tenant: z.string().min(1).max(64),
-  ts: z.string(),
-  idem_key: z.string().optional(),
-  /** Hex digest of the operation, kept so idempotency survives an export (I3). */
-  op_hash: Hex256.optional(),
+  const Base = {
+    lsn: Lsn,
+    tenant: z.string().min(1).max(64),
+    ts: z.string(),
+    idem_key: z.string().optional(),
+    /** Hex digest of the operation, kept so idempotency survives an export (I3). */
+    op_hash: Hex256.optional(),
+  };
+
+  /**
+   * A record whose content was forgotten: its LSN, its kind, the forget that
+   * hid it, and the digest of its idem key, which stays reserved (I3). Exports
+   * of earlier releases carry the key and its op_hash instead; import turns
+   * them into the digest and drops the hash (issue 14 item 4).
+   */
+  const Forgotten = z.strictObject({
+    ...Base,
+    kind: z.enum(["turn", "fact", "link", "object"]),
+    forgotten_by: Lsn,
+    /**
+     * SHA-256, hex, of "zerodb forgotten idem_key", NUL, the tenant, NUL, the
+     * key (idemDigest in src/store/hashes.ts): every engine that replays
+     * an export (DESIGN.md 12) hashes a retried key the same way to find it.
+     */
+    idem_digest: Hex256.optional(),
+  });
+
+  const TurnRecord = z.strictObject({
+    ...Base,
+    kind: z.literal("turn"),
+    session: z.string(),
+    role: Role,
+    content: z.string(),
+    meta: z.record(z.string(), z.unknown()),
+  });
+
+  const FactRecord = z.strictObject({ ...Base, kind: z.literal("fact"), key: z.string(), value: z.unknown() });
+
+  /**
+   * A forget: how many records it hid and their LSNs as inclusive ranges, what
+   * a replay needs and nothing that says what was forgotten. Exports of earlier
+   * releases carry the selector instead (a session name, a fact key); import
+   * takes the LSNs from the forgotten records and drops the selector.
+   */
+  const ForgetRecord = z
+    .strictObject({
+      ...Base,
+      kind: z.literal("forget"),
+      hidden: z.number().int().min(0),
+      lsns: z.array(z.tuple([Lsn, Lsn])).optional(),
+      selector: z.record(z.string(), z.unknown()).optional(),
+    })
+    .refine((r) => (r.lsns === undefined) !== (r.selector === undefined), { message: "needs exactly one of lsns and selector", path: ["lsns"] });
+
+  const LinkRecord = z.strictObject({
+    ...Base,
+    kind: z.literal("link"),
+    url: z.string(),
+    title: z.string().nullable(),
+    note: z.string().nullable(),
+  });
+
+  const ObjectRecord = z.strictObject({
+    ...Base,
+    kind: z.literal("object"),
+    object: z.string(),
+    size: z.number().int().min(0),
+    type: z.string(),
+    name: z.string().nullable(),
+  });
+
+  /** One exported tape record. */
+  const TapeRecord = z.union([Forgotten, TurnRecord, FactRecord, ForgetRecord, LinkRecord, ObjectRecord]);
+  const BY_KIND = { turn: TurnRecord, fact: FactRecord, forget: ForgetRecord, link: LinkRecord, object: ObjectRecord } as const;
+  return { TapeRecord, Forgotten, BY_KIND };
+}
+
+let built: ReturnType<typeof build> | undefined;
+const schemas = () => {
+  built ??= build();
+  return built;
 };
 
-/**
- * A record whose content was forgotten: its LSN, its kind, the forget that
- * hid it, and the digest of its idem key, which stays reserved (I3). Exports
- * of earlier releases carry the key and its op_hash instead; import turns
- * them into the digest and drops the hash (issue 14 item 4).
- */
-const Forgotten = z.strictObject({
-  ...Base,
-  kind: z.enum(["turn", "fact", "link", "object"]),
-  forgotten_by: Lsn,
-  /**
-   * SHA-256, hex, of "zerodb forgotten idem_key", NUL, the tenant, NUL, the
-   * key (idemDigest in src/store/hashes.ts): every engine that replays
-   * an export (DESIGN.md 12) hashes a retried key the same way to find it.
-   */
-  idem_digest: Hex256.optional(),
-});
-
-const TurnRecord = z.strictObject({
-  ...Base,
-  kind: z.literal("turn"),
-  session: z.string(),
-  role: Role,
-  content: z.string(),
-  meta: z.record(z.string(), z.unknown()),
-});
-
-const FactRecord = z.strictObject({ ...Base, kind: z.literal("fact"), key: z.string(), value: z.unknown() });
-
-/**
- * A forget: how many records it hid and their LSNs as inclusive ranges, what
- * a replay needs and nothing that says what was forgotten. Exports of earlier
- * releases carry the selector instead (a session name, a fact key); import
- * takes the LSNs from the forgotten records and drops the selector.
- */
-const ForgetRecord = z
-  .strictObject({
-    ...Base,
-    kind: z.literal("forget"),
-    hidden: z.number().int().min(0),
-    lsns: z.array(z.tuple([Lsn, Lsn])).optional(),
-    selector: z.record(z.string(), z.unknown()).optional(),
-  })
-  .refine((r) => (r.lsns === undefined) !== (r.selector === undefined), { message: "needs exactly one of lsns and selector", path: ["lsns"] });
-
-const LinkRecord = z.strictObject({
-  ...Base,
-  kind: z.literal("link"),
-  url: z.string(),
-  title: z.string().nullable(),
-  note: z.string().nullable(),
-});
-
-const ObjectRecord = z.strictObject({
-  ...Base,
-  kind: z.literal("object"),
-  object: z.string(),
-  size: z.number().int().min(0),
-  type: z.string(),
-  name: z.string().nullable(),
-});
-
 /** One exported tape record. */
-export const TapeRecord = z.union([Forgotten, TurnRecord, FactRecord, ForgetRecord, LinkRecord, ObjectRecord]);
-export type TapeRecord = z.infer<typeof TapeRecord>;
-
-const BY_KIND = { turn: TurnRecord, fact: FactRecord, forget: ForgetRecord, link: LinkRecord, object: ObjectRecord } as const;
+export type TapeRecord = z.infer<ReturnType<typeof build>["TapeRecord"]>;
 
 /**
  * The schema a raw record must match, picked by its shape, so an error names
  * the offending field rather than "no union member matched".
  */
 export function tapeRecordSchema(raw: unknown): z.ZodType<TapeRecord> {
+  const { TapeRecord, Forgotten, BY_KIND } = schemas();
   if (raw && typeof raw === "object" && "forgotten_by" in raw) return Forgotten;
   const kind = (raw as { kind?: unknown } | null)?.kind;
   return typeof kind === "string" && kind in BY_KIND ? BY_KIND[kind as keyof typeof BY_KIND] : TapeRecord;

@@ -6,35 +6,51 @@
 import { z } from "zod";
 import { Tenant } from "./common.ts";
 
-/** A token id: what `token list` shows and `token revoke` takes. */
-export const TokenId = z.string().regex(/^tok_[0-9a-f]{16}$/, "must be a token id such as tok_0123456789abcdef");
+/**
+ * Builds the schemas once, on first use: a process that only opens a store
+ * (a capture hook) never needs them.
+ */
+function build() {
+  /** A token id: what `token list` shows and `token revoke` takes. */
+  const TokenId = z.string().regex(/^tok_[0-9a-f]{16}$/, "must be a token id such as tok_0123456789abcdef");
 
-/** token create: the tenant the token will authenticate. */
-export const TokenCreateInput = z.strictObject({
-  tenant: Tenant.describe("the tenant the token acts in"),
-});
+  /** token create: the tenant the token will authenticate. */
+  const TokenCreateInput = z.strictObject({
+    tenant: Tenant.describe("the tenant the token acts in"),
+  });
 
-/** token revoke: by id. */
-export const TokenRevokeInput = z.strictObject({
-  id: TokenId.describe("the token's id, from `zerodb token list`"),
-});
+  /** token revoke: by id. */
+  const TokenRevokeInput = z.strictObject({
+    id: TokenId.describe("the token's id, from `zerodb token list`"),
+  });
 
-/** A token as listed: never the secret, never its digest. */
-export const TokenInfo = z.object({
-  id: z.string(),
-  tenant: z.string(),
-  created: z.string(),
-  revoked: z.string().nullable(),
-});
+  /** A token as listed: never the secret, never its digest. */
+  const TokenInfo = z.object({
+    id: z.string(),
+    tenant: z.string(),
+    created: z.string(),
+    revoked: z.string().nullable(),
+  });
 
-/** A new token: the only time the secret is shown. */
-export const NewToken = TokenInfo.extend({ token: z.string() });
+  /** A new token: the only time the secret is shown. */
+  const NewToken = TokenInfo.extend({ token: z.string() });
 
-/** token list's result. */
-export const TokenListResult = z.object({ tokens: z.array(TokenInfo) });
+  /** token list's result. */
+  const TokenListResult = z.object({ tokens: z.array(TokenInfo) });
+  return { TokenId, TokenCreateInput, TokenRevokeInput, TokenInfo, NewToken, TokenListResult };
+}
 
-export type TokenCreateInput = z.output<typeof TokenCreateInput>;
-export type TokenRevokeInput = z.output<typeof TokenRevokeInput>;
-export type TokenInfo = z.infer<typeof TokenInfo>;
-export type NewToken = z.infer<typeof NewToken>;
-export type TokenListResult = z.infer<typeof TokenListResult>;
+let built: ReturnType<typeof build> | undefined;
+
+/** The token schemas: TokenId, TokenCreateInput, TokenRevokeInput, TokenInfo, NewToken, TokenListResult. */
+export function tokenSchemas(): ReturnType<typeof build> {
+  built ??= build();
+  return built;
+}
+
+type Schemas = ReturnType<typeof build>;
+export type TokenCreateInput = z.output<Schemas["TokenCreateInput"]>;
+export type TokenRevokeInput = z.output<Schemas["TokenRevokeInput"]>;
+export type TokenInfo = z.infer<Schemas["TokenInfo"]>;
+export type NewToken = z.infer<Schemas["NewToken"]>;
+export type TokenListResult = z.infer<Schemas["TokenListResult"]>;

@@ -79,11 +79,11 @@ export interface CheckResult {
 /** The store's HTTP tokens (DESIGN.md section 2): only SHA-256 digests are kept. */
 export interface Tokens {
   /** A new token for a tenant; the secret is in the result and nowhere else. */
-  create(input: z.input<typeof Tok.TokenCreateInput>): Promise<Tok.NewToken>;
+  create(input: z.input<ReturnType<typeof Tok.tokenSchemas>["TokenCreateInput"]>): Promise<Tok.NewToken>;
   /** Every token, oldest first, without secrets. */
   list(): Promise<Tok.TokenListResult>;
   /** Stops a token from working, at once; not_found for an unknown id. */
-  revoke(input: z.input<typeof Tok.TokenRevokeInput>): Promise<Tok.TokenInfo>;
+  revoke(input: z.input<ReturnType<typeof Tok.tokenSchemas>["TokenRevokeInput"]>): Promise<Tok.TokenInfo>;
   /** The tenant a live token authenticates, or undefined (constant-time digest comparison). */
   verify(token: string): Promise<string | undefined>;
 }

@@ -245,4 +245,23 @@ describe("hook claude-code", () => {
     const turns = await readSession(L.home, await onlyCaptureSession(L.home));
     expect(turns.map((t) => t.idem_key)).toEqual([`${SID}:0:0`]);
   });
+
+  test("ZERODB_CAPTURE_TRACE prints the run's figures and phase times; =time leaves out the SQL counts, which cost the run time", async () => {
+    using dir = tempDir();
+    const L = claudeLayout(dir.path);
+    const c = conversation(SID, L.cwd);
+    const traced = async (value: string, round: string) => {
+      appendLines(L.transcript(SID), [c.user(`${round} one`), c.user(`${round} two`)]);
+      const r = await runHook(L, "Stop", SID, { env: { ZERODB_CAPTURE_TRACE: value } });
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stderr.trim()) as { appended: number; sql?: { statements: number }; ms: Record<string, number> };
+    };
+    const full = await traced("1", "first");
+    expect(full).toMatchObject({ appended: 2 });
+    expect(full.sql!.statements).toBeGreaterThan(0);
+    const timed = await traced("time", "second");
+    expect(timed).toMatchObject({ appended: 2 });
+    expect(timed.sql).toBeUndefined();
+    expect(Object.keys(timed.ms)).toEqual(["entered", "opened", "captured"]);
+  });
 });

@@ -55,4 +55,23 @@ describe("lazy loading per command", () => {
     expect(hook).toContain("src/capture/hook.ts");
     expect(hook.filter((p) => ["hono", "@modelcontextprotocol/sdk"].includes(p) || p.startsWith("src/http/") || p.startsWith("src/mcp/"))).toEqual([]);
   });
+
+  test("`zerodb hook claude-code` loads no citty and opens the store without building the operations' schemas or loading the remote sink", async () => {
+    const event = JSON.stringify({ session_id: "s2", transcript_path: `${home.path}/none.jsonl`, cwd: home.path, hook_event_name: "Stop" });
+    const hook = await loads(["hook", "claude-code"], event);
+    expect(hook).toContain("src/store/sqlite/store.ts");
+    expect(hook.filter((p) => ["citty", "src/schema/ops.ts", "src/store/import-check.ts", "src/capture/remote-sink.ts"].includes(p))).toEqual([]);
+  });
+
+  test("`zerodb hook codex` and `hook opencode` load no harness editor (the connect face, its TOML, JSONC and diff libraries) and no citty", async () => {
+    const face = (mods: string[]) =>
+      mods.filter((p) => ["citty", "diff", "jsonc-parser", "smol-toml"].includes(p) || p === "src/harness/index.ts" || p === "src/cli/connect-common.ts");
+    const note = JSON.stringify({ type: "agent-turn-complete", "thread-id": "019a0000-0000-7000-8000-000000000000", cwd: home.path });
+    const codex = await loads(["hook", "codex", note]);
+    expect(codex).toContain("src/capture/codex-hook.ts");
+    expect(face(codex)).toEqual([]);
+    const opencode = await loads(["hook", "opencode", "ses_none"]);
+    expect(opencode).toContain("src/capture/opencode-hook.ts");
+    expect(face(opencode)).toEqual([]);
+  });
 });

@@ -1,3 +1,4 @@
+import { writeSync } from "node:fs";
 import { resolveHome } from "../../config.ts";
 import { runHook } from "../../capture/hook.ts";
 // Past the harness face on purpose: the face loads every editor and its libraries (jsonc-parser, smol-toml, diff),
@@ -28,7 +29,9 @@ export default zcommand({
       stdin: () => Bun.stdin.bytes(),
       writeOut,
       warn: (line) => ui.warn(line),
-      withSink: (config, fn) => withCaptureSink({ flags: args, config, trace: Boolean(process.env.ZERODB_CAPTURE_TRACE) }, fn),
+      // ZERODB_CAPTURE_TRACE=time leaves SQL uncounted: counting runs every statement through a proxy and
+      // plans each one, which would be timed with the run (the hook bench).
+      withSink: (config, fn) => withCaptureSink({ flags: args, config, trace: traceSql(process.env.ZERODB_CAPTURE_TRACE) }, fn),
       catchUp: (transcript) => {
         // Claude Code waits at most 1.5 s for SessionEnd hooks; a detached process with its
         // output redirected survives its exit and finishes the transcript (HARNESSES.md).
@@ -38,11 +41,17 @@ export default zcommand({
         });
         proc.unref();
       },
-      ...(process.env.ZERODB_CAPTURE_TRACE ? { trace: (line: string) => ui.info(line) } : {}),
+      // Straight to fd 2: the first use of process.stderr costs about 8 ms, which would be timed with the run.
+      ...(process.env.ZERODB_CAPTURE_TRACE ? { trace: (line: string) => writeSync(2, `${line}\n`) } : {}),
     });
     return undefined;
   },
 });
+
+/** Whether the trace counts SQL: with ZERODB_CAPTURE_TRACE set to anything but `time`. */
+export function traceSql(value: string | undefined): boolean {
+  return value !== undefined && value !== "" && value !== "time";
+}
 
 /** This zerodb as a command: the compiled binary, or bun and the source entry in development. */
 export function self(): string[] {

@@ -1,9 +1,10 @@
 import { resolveHome } from "../../config.ts";
 import { runCodexHook } from "../../capture/codex-hook.ts";
-import { codexHome } from "../../harness/index.ts";
+// Past the harness face on purpose, as hook-claude-code.ts: the face loads every editor and its libraries.
+import { codexHome } from "../../harness/codex-home.ts";
 import { withCaptureSink } from "../capture-sink.ts";
 import { zcommand } from "../command.ts";
-import { harnessContext } from "../connect-common.ts";
+import { harnessContext } from "../harness-context.ts";
 import { configFrom } from "../context.ts";
 import { ui } from "../log.ts";
 

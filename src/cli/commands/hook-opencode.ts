@@ -3,7 +3,7 @@ import { findDatabases } from "../../capture/opencode-db.ts";
 import { runOpencodeHook } from "../../capture/opencode-hook.ts";
 import { withCaptureSink } from "../capture-sink.ts";
 import { zcommand } from "../command.ts";
-import { harnessContext } from "../connect-common.ts";
+import { harnessContext } from "../harness-context.ts";
 import { configFrom } from "../context.ts";
 import { ui } from "../log.ts";
 

@@ -4,8 +4,7 @@
  * first (every writer's lock, _tape.ts), then reads the cursor row again
  * under it, so overlapping hooks, on any machine, never append a line twice.
  */
-import { CaptureBatchInput } from "../../schema/capture.ts";
-import { parseInput } from "../../schema/parse.ts";
+import { checkCaptureBatch } from "../../schema/capture.ts";
 import { type CaptureBatch, type CommitOutcome, type CursorRow, cursorOf, resumeIndex } from "../capture.ts";
 import type { CaptureCursors } from "../types.ts";
 import { type Q, keyHeld, lockLsns } from "./_tape.ts";
@@ -62,7 +61,7 @@ export function pgCapture(sql: Q, tenant: string, run: <T>(fn: () => Promise<T>)
     commit: (batch) =>
       run(() => {
         // Checked before any lock: a bad batch names its field and writes nothing (I6).
-        parseInput(CaptureBatchInput, batch);
+        checkCaptureBatch(batch);
         return commitCapture(sql, tenant, batch);
       }),
   };

@@ -5,7 +5,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { notFound } from "../../errors.ts";
 import { parseInput } from "../../schema/parse.ts";
-import { type NewToken, TokenCreateInput, type TokenInfo, TokenRevokeInput } from "../../schema/tokens.ts";
+import { type NewToken, type TokenInfo, tokenSchemas } from "../../schema/tokens.ts";
 import { sha256 } from "../../util/hash.ts";
 import type { Tokens } from "../types.ts";
 import { type Q, isoTime } from "./_tape.ts";
@@ -26,7 +26,7 @@ export function pgTokens(sql: Q, run: <T>(fn: () => Promise<T>) => Promise<T>): 
   return {
     create: (input) =>
       run(async (): Promise<NewToken> => {
-        const { tenant } = parseInput(TokenCreateInput, input);
+        const { tenant } = parseInput(tokenSchemas().TokenCreateInput, input);
         const token = `zdb_${random(32).toString("base64url")}`;
         const row = { id: `tok_${random(8).toString("hex")}`, tenant, created: Date.now(), revoked: null };
         await sql`INSERT INTO tokens (digest, id, tenant, created) VALUES (${Buffer.from(sha256(token))}, ${row.id}, ${tenant}, ${row.created})`;
@@ -39,7 +39,7 @@ export function pgTokens(sql: Q, run: <T>(fn: () => Promise<T>) => Promise<T>): 
       }),
     revoke: (input) =>
       run(async (): Promise<TokenInfo> => {
-        const { id } = parseInput(TokenRevokeInput, input);
+        const { id } = parseInput(tokenSchemas().TokenRevokeInput, input);
         // Revoking twice keeps the first time: the answer says when it stopped working.
         await sql`UPDATE tokens SET revoked = ${Date.now()} WHERE id = ${id} AND revoked IS NULL`;
         const [row] = await sql`SELECT id, tenant, created, revoked FROM tokens WHERE id = ${id}`;

@@ -21,7 +21,7 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { ZeroDbError } from "../../errors.ts";
-import { BackupHeader } from "../../schema/backup.ts";
+import { type BackupHeader, backupSchemas } from "../../schema/backup.ts";
 import { sha256Hex } from "../../util/hash.ts";
 
 /** The format's magic word, the first line's start. */
@@ -138,7 +138,7 @@ export function readHeader(reader: BackupReader): BackupHeader {
   } catch {
     throw damaged("the header line");
   }
-  const h = BackupHeader.safeParse(json);
+  const h = backupSchemas().BackupHeader.safeParse(json);
   if (!h.success || h.data.after > h.data.last_lsn) throw damaged("the header line");
   return h.data;
 }

@@ -5,8 +5,7 @@
  * never append the same line twice and a crash never loses or repeats one.
  */
 import type { Database } from "bun:sqlite";
-import { CaptureBatchInput } from "../../schema/capture.ts";
-import { parseInput } from "../../schema/parse.ts";
+import { checkCaptureBatch } from "../../schema/capture.ts";
 import { type CaptureBatch, type CommitOutcome, type CursorRow, cursorOf, resumeIndex } from "../capture.ts";
 import type { CaptureCursors } from "../types.ts";
 import { keyHeld } from "./_tape.ts";
@@ -61,7 +60,7 @@ export function sqliteCapture(db: Database, tenant: string, run: <T>(fn: () => T
     commit: (batch) =>
       run(() => {
         // Checked before the write lock: a bad batch names its field and writes nothing (I6).
-        parseInput(CaptureBatchInput, batch);
+        checkCaptureBatch(batch);
         return commitCapture(db, tenant, batch);
       }),
   };

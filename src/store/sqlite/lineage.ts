@@ -10,16 +10,17 @@
  */
 import type { Database } from "bun:sqlite";
 import { ZeroDbError } from "../../errors.ts";
-import { Lineage } from "../../schema/backup.ts";
+import { type Lineage, backupSchemas } from "../../schema/backup.ts";
 import { storeIdOf } from "./identity.ts";
 
 /** The lineage of the store a handle belongs to. */
 export function lineageOf(db: Database): Lineage {
   const row = db.query("SELECT value FROM meta WHERE key = 'lineage'").get() as { value: string } | null;
   if (!row) return [[storeIdOf(db), 1]];
-  let parsed: ReturnType<typeof Lineage.safeParse> | undefined;
+  const schema = backupSchemas().Lineage;
+  let parsed: ReturnType<typeof schema.safeParse> | undefined;
   try {
-    parsed = Lineage.safeParse(JSON.parse(row.value));
+    parsed = schema.safeParse(JSON.parse(row.value));
   } catch {}
   if (!parsed?.success) throw new ZeroDbError("corrupt", "the store's lineage (meta 'lineage') is damaged: run `zerodb doctor`");
   return parsed.data;

@@ -9,7 +9,7 @@ import { notFound } from "../../errors.ts";
 import { OBJECT_MAX_BYTES_DEFAULT, PAGE_DEFAULT } from "../../limits.ts";
 import { createFsBlobStore } from "../../objects/fs-store.ts";
 import type { BlobStore, ObjectSource } from "../../objects/types.ts";
-import { ObjectPutMeta, type ObjectGetInput, type ObjectListInput } from "../../schema/ops.ts";
+import type { ObjectGetInput, ObjectListInput, ObjectPutMeta } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import type { ObjectInfo, ObjectListResult, ObjectPutResult } from "../../schema/results.ts";
 import type { ObjectBody } from "../types.ts";
@@ -61,7 +61,11 @@ export function openObjects(db: Database, dataDir: string, opts: ObjectsOptions 
   }
   return {
     blobs,
-    put: (tenant, body, meta) => put({ db, blobs }, { tenant, body, meta: parseInput(ObjectPutMeta, meta ?? {}), maxBytes }),
+    // The op schemas load with the first put, not with the store: a capture hook opens it and never puts.
+    put: async (tenant, body, meta) => {
+      const { ObjectPutMeta } = await import("../../schema/ops.ts");
+      return put({ db, blobs }, { tenant, body, meta: parseInput(ObjectPutMeta, meta ?? {}), maxBytes });
+    },
     get: (tenant, input) => get({ db, blobs }, tenant, input),
     list: (tenant, input) => list(db, tenant, input),
     collect: () => {

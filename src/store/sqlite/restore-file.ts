@@ -9,7 +9,7 @@
 import type { Database } from "bun:sqlite";
 import type { z } from "zod";
 import type { BlobStore } from "../../objects/types.ts";
-import { BackupTrailer, type CursorRecord, CursorRecord as CursorSchema, type TokenRecord, TokenRecord as TokenSchema } from "../../schema/backup.ts";
+import { type BackupTrailer, type CursorRecord, type TokenRecord, backupSchemas } from "../../schema/backup.ts";
 import { type BackupReader, damaged, recordSum } from "./backup-format.ts";
 import { importRecords } from "./transfer.ts";
 
@@ -39,9 +39,9 @@ export async function restoreFile(db: Database, reader: BackupReader, blobs: Blo
   }
   await importRecords(db, recordLines());
   const tokens: TokenRecord[] = [];
-  for (; pending?.startsWith("T "); next()) tokens.push(stateLine(pending, line, TokenSchema, "token"));
+  for (; pending?.startsWith("T "); next()) tokens.push(stateLine(pending, line, backupSchemas().TokenRecord, "token"));
   const cursors: CursorRecord[] = [];
-  for (; pending?.startsWith("C "); next()) cursors.push(stateLine(pending, line, CursorSchema, "capture cursor"));
+  for (; pending?.startsWith("C "); next()) cursors.push(stateLine(pending, line, backupSchemas().CursorRecord, "capture cursor"));
   const seen = new Set<string>();
   for (; pending?.startsWith("O "); next()) {
     const m = /^O (sha256:[0-9a-f]{64}) (\d{1,16})$/.exec(pending);
@@ -123,7 +123,7 @@ function readTrailer(pending: string | undefined, line: number): BackupTrailer {
   } catch {
     throw damaged("the END trailer is malformed (truncated?)");
   }
-  const t = BackupTrailer.safeParse(json);
+  const t = backupSchemas().BackupTrailer.safeParse(json);
   if (!t.success) throw damaged("the END trailer is malformed (truncated?)");
   return t.data;
 }

@@ -2,7 +2,7 @@
 import type { Database } from "bun:sqlite";
 import { ZeroDbError, invalid, toZeroDbError } from "../../errors.ts";
 import { checkTenant } from "../../schema/common.ts";
-import * as In from "../../schema/ops.ts";
+import type * as Ops from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import { redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
 import type { CheckResult, Memory, Store, WorkTrace } from "../types.ts";
@@ -43,6 +43,9 @@ export interface SqliteStoreOptions extends ObjectsOptions, MigrateOptions {
   redact?: boolean;
 }
 
+/** The operations' input schemas, once an operation has loaded them. */
+let opsModule: typeof Ops | undefined;
+
 /** Opens the store of a data dir. */
 export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}): SqliteStore {
   const db = openDatabase(dataDir, { onProgress: opts.onProgress });
@@ -54,6 +57,20 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
   let closed = false;
   let trace: WorkTrace | undefined;
   const redactOn = opts.redact ?? true;
+
+  /**
+   * Runs `fn` with the operations' input schemas: at once once they are
+   * loaded, else after loading them. Opening a store builds none of them, so
+   * a capture hook (its batches have a schema of their own) never pays for them.
+   */
+  const withOps = <T>(fn: (In: typeof Ops) => T): T | Promise<T> => {
+    if (opsModule) return fn(opsModule);
+    return import("../../schema/ops.ts").then((m) => {
+      opsModule = m;
+      if (closed) throw new ZeroDbError("unavailable", "the store is closed");
+      return fn(m);
+    });
+  };
 
   /** Runs an operation, mapping every failure to a ZeroDbError. */
   const run = async <T>(fn: () => T | Promise<T>): Promise<T> => {
@@ -70,43 +87,53 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     return {
       tenant,
       append: (i) =>
-        run(() => {
-          const r = redactAppend(parseInput(In.AppendInput, i), redactOn);
-          // Parsed again: a marker may be longer than the secret it replaced, and the limits still hold.
-          return withRedacted(append(db, tenant, parseInput(In.AppendInput, r.input)), r.redacted);
-        }),
-      read: (i) => run(() => read(db, tenant, parseInput(In.ReadInput, i))),
-      sessions: (i) => run(() => sessions(db, tenant, parseInput(In.SessionsInput, i ?? {}))),
-      search: (i) => run(() => search(db, tenant, parseInput(In.SearchInput, i))),
+        run(() =>
+          withOps((In) => {
+            const r = redactAppend(parseInput(In.AppendInput, i), redactOn);
+            // Parsed again: a marker may be longer than the secret it replaced, and the limits still hold.
+            return withRedacted(append(db, tenant, parseInput(In.AppendInput, r.input)), r.redacted);
+          }),
+        ),
+      read: (i) => run(() => withOps((In) => read(db, tenant, parseInput(In.ReadInput, i)))),
+      sessions: (i) => run(() => withOps((In) => sessions(db, tenant, parseInput(In.SessionsInput, i ?? {})))),
+      search: (i) => run(() => withOps((In) => search(db, tenant, parseInput(In.SearchInput, i)))),
       factSet: (i) =>
-        run(() => {
-          const r = redactFact(parseInput(In.FactSetInput, i), redactOn);
-          return withRedacted(factSet(db, tenant, parseInput(In.FactSetInput, r.input)), r.redacted);
-        }),
-      factGet: (i) => run(() => factGet(db, tenant, parseInput(In.FactGetInput, i))),
-      factList: (i) => run(() => factList(db, tenant, parseInput(In.FactListInput, i ?? {}))),
+        run(() =>
+          withOps((In) => {
+            const r = redactFact(parseInput(In.FactSetInput, i), redactOn);
+            return withRedacted(factSet(db, tenant, parseInput(In.FactSetInput, r.input)), r.redacted);
+          }),
+        ),
+      factGet: (i) => run(() => withOps((In) => factGet(db, tenant, parseInput(In.FactGetInput, i)))),
+      factList: (i) => run(() => withOps((In) => factList(db, tenant, parseInput(In.FactListInput, i ?? {})))),
       forget: (i) =>
-        run(() => {
-          const outcome = forget(db, tenant, parseInput(In.ForgetInput, i));
-          if (outcome.digests.length > 0) for (const h of hooks) h.afterForget?.(outcome.digests);
-          return outcome.result;
-        }),
+        run(() =>
+          withOps((In) => {
+            const outcome = forget(db, tenant, parseInput(In.ForgetInput, i));
+            if (outcome.digests.length > 0) for (const h of hooks) h.afterForget?.(outcome.digests);
+            return outcome.result;
+          }),
+        ),
       objectPut: (body, meta) => run(() => objects.put(tenant, body, meta)),
-      objectGet: (i) => run(() => objects.get(tenant, parseInput(In.ObjectGetInput, i))),
-      objectList: (i) => run(() => objects.list(tenant, parseInput(In.ObjectListInput, i ?? {}))),
+      objectGet: (i) => run(() => withOps((In) => objects.get(tenant, parseInput(In.ObjectGetInput, i)))),
+      objectList: (i) => run(() => withOps((In) => objects.list(tenant, parseInput(In.ObjectListInput, i ?? {})))),
       linkAdd: (i) =>
-        run(() => {
-          const r = redactLink(parseInput(In.LinkAddInput, i), redactOn);
-          return withRedacted(linkAdd(db, tenant, parseInput(In.LinkAddInput, r.input)), r.redacted);
-        }),
-      linkList: (i) => run(() => linkList(db, tenant, parseInput(In.LinkListInput, i ?? {}))),
-      factHistory: (i) => run(() => factHistory(db, tenant, parseInput(In.FactHistoryInput, i))),
-      activity: (i) => run(() => activity(db, tenant, parseInput(In.ActivityInput, i ?? {}))),
+        run(() =>
+          withOps((In) => {
+            const r = redactLink(parseInput(In.LinkAddInput, i), redactOn);
+            return withRedacted(linkAdd(db, tenant, parseInput(In.LinkAddInput, r.input)), r.redacted);
+          }),
+        ),
+      linkList: (i) => run(() => withOps((In) => linkList(db, tenant, parseInput(In.LinkListInput, i ?? {})))),
+      factHistory: (i) => run(() => withOps((In) => factHistory(db, tenant, parseInput(In.FactHistoryInput, i)))),
+      activity: (i) => run(() => withOps((In) => activity(db, tenant, parseInput(In.ActivityInput, i ?? {})))),
       stats: (i) =>
-        run(() => {
-          parseInput(In.StatsInput, i ?? {});
-          return stats(db, tenant);
-        }),
+        run(() =>
+          withOps((In) => {
+            parseInput(In.StatsInput, i ?? {});
+            return stats(db, tenant);
+          }),
+        ),
     };
   };
 

@@ -9,7 +9,6 @@ import { insertRow, isoTime, verifyRow } from "./_tape.ts";
 import { lsnRanges } from "../ranges.ts";
 import { type ForgetData, hiddenBy } from "./forget-record.ts";
 import { applyForget, sameAsStored } from "./increment.ts";
-import { checkPayload } from "../import-check.ts";
 
 /** A tape row as export reads it. */
 export interface Row {
@@ -87,6 +86,8 @@ export async function importRecords(
   db: Database,
   records: AsyncIterable<unknown>,
 ): Promise<{ records: number; last_lsn: number; skipped?: number; purged?: number }> {
+  // Loaded here, not with the store: its checks build the operations' schemas, which opening a store (a capture hook) never needs.
+  const { checkPayload } = await import("../import-check.ts");
   // One write transaction around the whole stream: all records or none. It is
   // opened by hand because records arrive asynchronously, one line at a time,
   // so nothing is held in memory but the current record.
