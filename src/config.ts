@@ -2,6 +2,7 @@
  * Home and config resolution, once (DESIGN.md section 2):
  * defaults <- config file <- environment <- flags.
  */
+import { once } from "./util/once.ts";
 import { chmodSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
@@ -43,13 +44,8 @@ function buildConfigFileSchema() {
 }
 export type ConfigFile = z.infer<ReturnType<typeof buildConfigFileSchema>>;
 
-let configSchema: ReturnType<typeof buildConfigFileSchema> | undefined;
-
 /** The config file's schema, built on first use: most runs have no config file, and building it costs every start. */
-export function configFileSchema(): ReturnType<typeof buildConfigFileSchema> {
-  configSchema ??= buildConfigFileSchema();
-  return configSchema;
-}
+export const configFileSchema = once(buildConfigFileSchema);
 
 /** What the flags of DESIGN.md 6.3 may set. */
 export interface ConfigFlags {

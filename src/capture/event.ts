@@ -3,6 +3,7 @@
  * hooks"). Parsed tolerantly: unknown fields pass through, since every
  * version adds some; only what capture relies on is required.
  */
+import { once } from "../util/once.ts";
 import { z } from "zod";
 import { invalid } from "../errors.ts";
 import { parseInput } from "../schema/parse.ts";
@@ -32,16 +33,11 @@ const REQUIRED = [
 ] as const;
 const OPTIONAL = ["source", "reason", "agent_id", "agent_transcript_path"] as const;
 
-let schema: ReturnType<typeof build> | undefined;
-
 /**
  * The schema of a hook event, built on first use: a hook whose input is good
  * (nearly every one) never needs it, and building it costs a hook's start.
  */
-export function hookEventSchema(): ReturnType<typeof build> {
-  schema ??= build();
-  return schema;
-}
+export const hookEventSchema = once(build);
 
 /**
  * Parses the hook's stdin; a ZeroDbError names what is wrong (never the input

@@ -4,6 +4,7 @@
  * tokens as their digests, capture cursors). A restore checks every line
  * against these before it writes anything of it.
  */
+import { once } from "../util/once.ts";
 import { z } from "zod";
 import { AfterLsn, Name, Tenant } from "./common.ts";
 import { tokenSchemas } from "./tokens.ts";
@@ -71,13 +72,8 @@ function build() {
   return { Lineage, BackupHeader, TokenRecord, CursorRecord, BackupTrailer };
 }
 
-let built: ReturnType<typeof build> | undefined;
-
 /** The backup file's schemas: Lineage, BackupHeader, TokenRecord, CursorRecord, BackupTrailer. */
-export function backupSchemas(): ReturnType<typeof build> {
-  built ??= build();
-  return built;
-}
+export const backupSchemas = once(build);
 
 type Schemas = ReturnType<typeof build>;
 export type Lineage = z.infer<Schemas["Lineage"]>;

@@ -3,13 +3,12 @@
  * engine before its transaction, so a bad batch is refused naming the field
  * and writes nothing (I6), whichever engine keeps the cursors.
  */
+import { once } from "../util/once.ts";
 import { z } from "zod";
 import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, JSON_MAX_DEPTH, META_MAX_BYTES } from "../limits.ts";
 import { IdemKey, Name, Role, nameProblem, utf8Bytes } from "./common.ts";
 import { Entry } from "./entry.ts";
 import { parseInput } from "./parse.ts";
-
-let schema: z.ZodType | undefined;
 
 /**
  * The schema of a batch of one source's entries, each with the cursor before
@@ -17,15 +16,14 @@ let schema: z.ZodType | undefined;
  * plainly good (checkCaptureBatch) never needs it, and a hook that only
  * captures would otherwise build it at start.
  */
-export function captureBatchSchema(): z.ZodType {
-  if (schema) return schema;
+export const captureBatchSchema = once((): z.ZodType => {
   /** A place in a transcript: byte offset and index of the next line, and its next chunk. */
   const Cursor = z.strictObject({
     offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     position: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     chunk: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   });
-  schema = z.object({
+  return z.object({
     source: z.string().min(1).max(4096),
     session: Name,
     path: z.string().max(4096),
@@ -34,8 +32,7 @@ export function captureBatchSchema(): z.ZodType {
     // No upper bound here: a batch is bounded by the capture run (DESIGN.md 7.2), each entry by the turn limits.
     entries: z.array(z.strictObject({ entry: Entry.extend({ idem_key: IdemKey }), before: Cursor })),
   });
-  return schema;
-}
+});
 
 /**
  * Refuses a bad batch as `parseInput(captureBatchSchema(), batch)` does: the

@@ -49,6 +49,19 @@ export function nameProblem(name: string): string | undefined {
 }
 
 /** A session name or fact key: 1–255 bytes, no control chars, no empty/./.. segment. */
+/**
+ * A fact_get input that FactGetInput accepts as it is (`{key}` alone, a good
+ * name), told without building the operations' schemas: a capture hook reads
+ * its sources' identity facts (src/capture/cursor-identity.ts) and needs no
+ * other operation. Anything else goes to the schema, which names the field.
+ */
+export function isPlainFactGet(input: unknown): input is { key: string } {
+  if (typeof input !== "object" || input === null || Object.getPrototypeOf(input) !== Object.prototype) return false;
+  const keys = Object.keys(input);
+  const key = (input as { key?: unknown }).key;
+  return keys.length === 1 && keys[0] === "key" && typeof key === "string" && nameProblem(key) === undefined;
+}
+
 export const Name = z.string().superRefine((s, ctx) => {
   const problem = nameProblem(s);
   if (problem) ctx.addIssue({ code: "custom", message: problem });

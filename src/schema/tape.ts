@@ -1,4 +1,5 @@
 /** Tape records as exported and imported (JSONL, one record a line). */
+import { once } from "../util/once.ts";
 import { z } from "zod";
 import { Lsn, Role } from "./common.ts";
 
@@ -87,11 +88,7 @@ function build() {
   return { TapeRecord, Forgotten, BY_KIND };
 }
 
-let built: ReturnType<typeof build> | undefined;
-const schemas = () => {
-  built ??= build();
-  return built;
-};
+const schemas = once(build);
 
 /** One exported tape record. */
 export type TapeRecord = z.infer<ReturnType<typeof build>["TapeRecord"]>;

@@ -3,6 +3,7 @@
  * and the shapes they answer with. The secret itself appears only in
  * NewToken, once, at creation.
  */
+import { once } from "../util/once.ts";
 import { z } from "zod";
 import { Tenant } from "./common.ts";
 
@@ -40,13 +41,8 @@ function build() {
   return { TokenId, TokenCreateInput, TokenRevokeInput, TokenInfo, NewToken, TokenListResult };
 }
 
-let built: ReturnType<typeof build> | undefined;
-
 /** The token schemas: TokenId, TokenCreateInput, TokenRevokeInput, TokenInfo, NewToken, TokenListResult. */
-export function tokenSchemas(): ReturnType<typeof build> {
-  built ??= build();
-  return built;
-}
+export const tokenSchemas = once(build);
 
 type Schemas = ReturnType<typeof build>;
 export type TokenCreateInput = z.output<Schemas["TokenCreateInput"]>;

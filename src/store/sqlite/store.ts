@@ -1,7 +1,7 @@
 /** The SQLite engine behind the Store and Memory interfaces. */
 import type { Database } from "bun:sqlite";
 import { ZeroDbError, invalid, toZeroDbError } from "../../errors.ts";
-import { checkTenant } from "../../schema/common.ts";
+import { checkTenant, isPlainFactGet } from "../../schema/common.ts";
 import type * as Ops from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import { redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
@@ -104,7 +104,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
             return withRedacted(factSet(db, tenant, parseInput(In.FactSetInput, r.input)), r.redacted);
           }),
         ),
-      factGet: (i) => run(() => withOps((In) => factGet(db, tenant, parseInput(In.FactGetInput, i)))),
+      factGet: (i) => run(() => (isPlainFactGet(i) ? factGet(db, tenant, i) : withOps((In) => factGet(db, tenant, parseInput(In.FactGetInput, i))))),
       factList: (i) => run(() => withOps((In) => factList(db, tenant, parseInput(In.FactListInput, i ?? {})))),
       forget: (i) =>
         run(() =>
