@@ -54,6 +54,8 @@ const PLAIN = /[\x20\x21\x23-\x5b\x5d-\x7f]+/y;
 
 /** Splits `text` (well-formed UTF-16) into chunks; text that fits one turn is one chunk. */
 export function chunkText(text: string): Chunks {
+  // A code unit is at most 3 bytes of UTF-8 and 6 escaped: text this short fits one turn unmeasured.
+  if (text.length * 3 <= CONTENT_MAX_BYTES && text.length * 6 <= CHUNK_JSON_MAX_BYTES) return { chunks: [text], truncated: false };
   const whole = measure(text, CONTENT_MAX_BYTES, CHUNK_JSON_MAX_BYTES);
   if (whole.raw <= CONTENT_MAX_BYTES && whole.json <= CHUNK_JSON_MAX_BYTES) return { chunks: [text], truncated: false };
   const chunks: string[] = [];

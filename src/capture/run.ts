@@ -9,7 +9,7 @@ import { ZeroDbError } from "../errors.ts";
 import { type CaptureBatch, type CaptureCursor, type CaptureEntry, cursorOf } from "../store/capture.ts";
 import { lineEntries } from "./entries.ts";
 import { type PendingImage, storeImages } from "./images.ts";
-import { openLines } from "./lines.ts";
+import { type LineReader, openLines } from "./lines.ts";
 import type { CaptureSink } from "./sink.ts";
 import type { Source } from "./sources.ts";
 import { toolNames } from "./tool-names.ts";
@@ -66,6 +66,7 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
   const { budget } = opts;
   const left = { entries: budget.entries, bytes: budget.bytes };
   for (const source of opts.sources) {
+    using file = new SourceFile(source);
     let attempts = 0;
     while (true) {
       if (left.entries <= 0 || left.bytes <= 0 || (budget.deadline !== undefined && performance.now() > budget.deadline)) {
@@ -79,7 +80,7 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
         bytes: Math.min(left.bytes, budget.batchBytes ?? left.bytes),
       };
       // Only a run's first entry may pass the byte budget alone (it can hold no more than one chunk anyway).
-      const read = readBatch(source, {
+      const read = readBatch(source, file, {
         start,
         session: row?.session ?? opts.session,
         redact: opts.redact,
@@ -128,7 +129,6 @@ interface ReadBatchOptions {
   warnings: Set<string>;
 }
 
-/** A batch read from a source, or undefined when the file cannot be read (a warning says why). */
 /**
  * Commits a batch; a refusal of one entry by the engine's batch schema
  * (`entries.K.entry.<field>`) is told as the transcript line it came from.
@@ -145,19 +145,50 @@ async function commitNaming(sink: CaptureSink, batch: CaptureBatch): Promise<Awa
   }
 }
 
+/**
+ * A source's transcript, opened once for all the batches of a run: a `.zst`
+ * rollout is decompressed once, not once per batch. A source that opens from
+ * an offset (opencode) is opened anew for each batch.
+ */
+class SourceFile {
+  #reader: LineReader | undefined;
+  constructor(readonly source: Source) {}
+
+  /** The reader for a batch starting at `offset`; a file opened earlier is opened again when the cursor is past its size then (it grew). */
+  open(offset: number): { reader: LineReader; shared: boolean } {
+    if (this.source.open) return { reader: this.source.open(offset), shared: false };
+    if (this.#reader !== undefined && this.#reader.size < offset) this.close();
+    this.#reader ??= openLines(this.source.path);
+    return { reader: this.#reader, shared: true };
+  }
+
+  close(): void {
+    this.#reader?.[Symbol.dispose]();
+    this.#reader = undefined;
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
+
+/** A batch read from a source, or undefined when the file cannot be read (a warning says why). */
 function readBatch(
   source: Source,
+  file: SourceFile,
   { start, session, redact, limits, deadline, warnings }: ReadBatchOptions,
 ): { batch: CaptureBatch; lines: number; bytes: number; complete: boolean; images: PendingImage[] } | undefined {
-  let reader;
+  let opened;
   try {
-    reader = source.open ? source.open(start.offset) : openLines(source.path);
+    opened = file.open(start.offset);
   } catch (err) {
     const code = (err as { code?: string }).code;
     warnings.add(code === "ENOENT" ? `transcript not found: ${source.path}` : `cannot read ${source.path} (${code ?? "error"})`);
     return undefined;
   }
-  using _ = reader;
+  const { reader } = opened;
+  // A reader of this batch alone is closed with it; the shared one when the source is done.
+  using _ = opened.shared ? undefined : reader;
   if (reader.size < start.offset) {
     warnings.add(`${source.path} is shorter than its cursor (${reader.size} < ${start.offset} bytes): left as it is`);
     return undefined;

@@ -92,12 +92,14 @@ export function insertRow(db: Database, row: NewRow): number {
 
 /**
  * Whether the tenant holds an idempotency key, live or forgotten: a held key
- * is never written again (I3).
+ * is never written again (I3). `forgotten: false` says the caller knows, in
+ * this transaction, that the tenant has no forgotten key (no digest to hash
+ * and look up).
  */
-export function keyHeld(db: Database, tenant: string, idemKey: string): boolean {
+export function keyHeld(db: Database, tenant: string, idemKey: string, opts: { forgotten?: boolean } = {}): boolean {
   return (
     db.query("SELECT 1 FROM tape WHERE tenant = ? AND idem_key = ?").get(tenant, idemKey) !== null ||
-    db.query("SELECT 1 FROM tape WHERE tenant = ? AND idem_digest = ?").get(tenant, idemDigest(tenant, idemKey)) !== null
+    (opts.forgotten !== false && db.query("SELECT 1 FROM tape WHERE tenant = ? AND idem_digest = ?").get(tenant, idemDigest(tenant, idemKey)) !== null)
   );
 }
 

@@ -7,8 +7,13 @@ import { turnClass } from "../../search/classify.ts";
 import { insertRow, isoTime, prefixRange, priorWrite, verifyRow } from "./_tape.ts";
 import { contentHash, opHash } from "../hashes.ts";
 
-/** Appends a batch in one BEGIN IMMEDIATE transaction: all entries or none. */
-export function append(db: Database, tenant: string, input: AppendInput): AppendResult {
+/**
+ * Appends a batch in one BEGIN IMMEDIATE transaction: all entries or none.
+ * `keysChecked`: the caller already found, in the transaction this one nests
+ * in, that no entry's idempotency key is held (capture.ts), so they are not
+ * looked up a second time.
+ */
+export function append(db: Database, tenant: string, input: AppendInput, opts: { keysChecked?: boolean } = {}): AppendResult {
   // Hashing happens before the write lock is taken, to keep it short.
   const prepared = input.entries.map((e) => {
     const meta = e.meta as Record<string, unknown> | undefined;
@@ -31,7 +36,7 @@ export function append(db: Database, tenant: string, input: AppendInput): Append
       let first = 0;
       let last = 0;
       for (const [i, e] of prepared.entries()) {
-        if (e.idem_key) {
+        if (e.idem_key && !opts.keysChecked) {
           const prior = priorWrite(db, { tenant, idemKey: e.idem_key, opHash: e.opHash!, field: `entries.${i}.idem_key` });
           if (prior !== undefined) {
             out.push({ lsn: prior, duplicate: true });
