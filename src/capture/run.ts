@@ -6,14 +6,12 @@
  */
 import { APPEND_MAX_ENTRIES } from "../limits.ts";
 import { ZeroDbError } from "../errors.ts";
-import { type CaptureBatch, type CaptureCursor, type CaptureEntry, cursorOf } from "../store/capture.ts";
-import { lineEntries } from "./entries.ts";
-import { type PendingImage, storeImages } from "./images.ts";
-import { type LineReader, openLines } from "./lines.ts";
+import { type CaptureBatch, type CaptureCursor, cursorOf } from "../store/capture.ts";
+import { storeImages } from "./images.ts";
+import { type Ahead, type ReadAhead, sameRead } from "./read-ahead.ts";
+import { type BatchRead, type ReadBatchOptions, SourceFile, readBatch } from "./read-batch.ts";
 import type { CaptureSink } from "./sink.ts";
 import type { Source } from "./sources.ts";
-import { toolNames } from "./tool-names.ts";
-import { rendererOf } from "./formats.ts";
 
 /** How much one run may do. */
 export interface Budget {
@@ -38,6 +36,8 @@ export interface RunOptions {
   budget: Budget;
   /** Called after each commit with the transcript bytes consumed so far (progress). */
   onCommit?: (fileBytes: number) => void;
+  /** Reads each file's next batch in this worker while the last one commits (`capture sync`: two cores); the caller closes it. */
+  readAhead?: ReadAhead;
 }
 
 /** What a run did. */
@@ -58,6 +58,8 @@ export interface RunResult {
 
 /** Attempts per source when other runs keep moving the cursor. */
 const MAX_ATTEMPTS = 8;
+/** Longest pause between two commits of a run that reads ahead. */
+const YIELD_MAX_MS = 50;
 
 /** Captures what the sources hold beyond their cursors, within the budget. */
 export async function captureSources(opts: RunOptions): Promise<RunResult> {
@@ -65,8 +67,22 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
   const warnings = new Set<string>();
   const { budget } = opts;
   const left = { entries: budget.entries, bytes: budget.bytes };
+  const ahead = opts.readAhead;
   for (const source of opts.sources) {
     using file = new SourceFile(source);
+    // Reads go to the worker for a file of lines; a batch read there comes back as this thread would have read it.
+    const worker = source.open === undefined ? ahead : undefined;
+    const take = async (read: Ahead, readOpts: ReadBatchOptions): Promise<BatchRead | undefined> => {
+      try {
+        const r = await read;
+        for (const w of r.warnings) warnings.add(w);
+        return r.read;
+      } catch {
+        return readBatch(source, file, readOpts, warnings);
+      }
+    };
+    /** The next batch, being read while this one commits. */
+    let next: { opts: ReadBatchOptions; read: Ahead } | undefined;
     let attempts = 0;
     while (true) {
       if (left.entries <= 0 || left.bytes <= 0 || (budget.deadline !== undefined && performance.now() > budget.deadline)) {
@@ -75,19 +91,16 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       }
       const row = await opts.sink.cursor(source.key);
       const start = cursorOf(row);
-      const limits = {
-        entries: Math.min(left.entries, budget.batchEntries ?? APPEND_MAX_ENTRIES),
-        bytes: Math.min(left.bytes, budget.batchBytes ?? left.bytes),
-      };
       // Only a run's first entry may pass the byte budget alone (it can hold no more than one chunk anyway).
-      const read = readBatch(source, file, {
-        start,
-        session: row?.session ?? opts.session,
-        redact: opts.redact,
-        limits: { ...limits, firstFree: result.lines === 0 && result.bytes === 0 },
-        deadline: budget.deadline,
-        warnings,
-      });
+      const readOpts = batchOptions(opts, budget, left, { start, session: row?.session ?? opts.session, firstFree: result.lines === 0 && result.bytes === 0 });
+      let read: BatchRead | undefined;
+      if (next !== undefined && sameRead(next.opts, readOpts)) read = await take(next.read, readOpts);
+      else {
+        // Read ahead from a cursor another run has moved since: not used.
+        next?.read.catch(() => undefined);
+        read = worker ? await take(worker.read(source, readOpts), readOpts) : readBatch(source, file, readOpts, warnings);
+      }
+      next = undefined;
       if (read === undefined) break;
       const { batch, lines, bytes, complete, images } = read;
       if (batch.end.position === start.position && batch.end.chunk === start.chunk) {
@@ -95,9 +108,21 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
         if (!complete) result.behind = true;
         break;
       }
+      if (worker && !complete) {
+        // What the next turn of this loop asks for if this batch commits.
+        const after = { entries: left.entries - batch.entries.length, bytes: left.bytes - bytes };
+        const nextOpts = batchOptions(opts, budget, after, { start: batch.end, session: batch.session, firstFree: false });
+        next = { opts: nextOpts, read: worker.read(source, nextOpts) };
+      }
       // Objects first: once a turn is visible, the images its meta names are stored.
       for (const w of await storeImages(opts.sink.memory, images)) warnings.add(w);
+      const began = performance.now();
       const outcome = await commitNaming(opts.sink, batch);
+      if (worker) {
+        // With the next batch read meanwhile, commits would follow each other with no gap: leave the write lock
+        // free for a quarter of the time it was held, so a hook waiting on it (busy timeout) gets in.
+        await Bun.sleep(Math.min(YIELD_MAX_MS, (performance.now() - began) / 4));
+      }
       if (outcome.status === "moved") {
         // Another run moved the cursor: read again from where it is now.
         if (++attempts >= MAX_ATTEMPTS) break;
@@ -113,20 +138,30 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       opts.onCommit?.(result.fileBytes);
       if (complete) break;
     }
+    next?.read.catch(() => undefined);
   }
   result.warnings = [...warnings];
   return result;
 }
 
-/** How readBatch reads a source: from where, into which session, within what limits, and where warnings go. */
-interface ReadBatchOptions {
-  start: CaptureCursor;
-  session: string;
-  redact: boolean;
-  /** Entries and bytes of this batch; `firstFree`: the first entry may pass the byte limit alone. */
-  limits: { entries: number; bytes: number; firstFree: boolean };
-  deadline: number | undefined;
-  warnings: Set<string>;
+/** The options of one batch's read, from where it starts and what is left of the budget. */
+function batchOptions(
+  opts: RunOptions,
+  budget: Budget,
+  left: { entries: number; bytes: number },
+  at: { start: CaptureCursor; session: string; firstFree: boolean },
+): ReadBatchOptions {
+  return {
+    start: at.start,
+    session: at.session,
+    redact: opts.redact,
+    limits: {
+      entries: Math.min(left.entries, budget.batchEntries ?? APPEND_MAX_ENTRIES),
+      bytes: Math.min(left.bytes, budget.batchBytes ?? left.bytes),
+      firstFree: at.firstFree,
+    },
+    deadline: budget.deadline,
+  };
 }
 
 /**
@@ -143,104 +178,4 @@ async function commitNaming(sink: CaptureSink, batch: CaptureBatch): Promise<Awa
     const field = `line ${at.before.position}.${m[2]}`;
     throw new ZeroDbError(err.code, `${field}${err.message.slice(err.field!.length)}`, { field, cause: err });
   }
-}
-
-/**
- * A source's transcript, opened once for all the batches of a run: a `.zst`
- * rollout is decompressed once, not once per batch. A source that opens from
- * an offset (opencode) is opened anew for each batch.
- */
-class SourceFile {
-  #reader: LineReader | undefined;
-  constructor(readonly source: Source) {}
-
-  /** The reader for a batch starting at `offset`; a file opened earlier is opened again when the cursor is past its size then (it grew). */
-  open(offset: number): { reader: LineReader; shared: boolean } {
-    if (this.source.open) return { reader: this.source.open(offset), shared: false };
-    if (this.#reader !== undefined && this.#reader.size < offset) this.close();
-    this.#reader ??= openLines(this.source.path);
-    return { reader: this.#reader, shared: true };
-  }
-
-  close(): void {
-    this.#reader?.[Symbol.dispose]();
-    this.#reader = undefined;
-  }
-
-  [Symbol.dispose](): void {
-    this.close();
-  }
-}
-
-/** A batch read from a source, or undefined when the file cannot be read (a warning says why). */
-function readBatch(
-  source: Source,
-  file: SourceFile,
-  { start, session, redact, limits, deadline, warnings }: ReadBatchOptions,
-): { batch: CaptureBatch; lines: number; bytes: number; complete: boolean; images: PendingImage[] } | undefined {
-  let opened;
-  try {
-    opened = file.open(start.offset);
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    warnings.add(code === "ENOENT" ? `transcript not found: ${source.path}` : `cannot read ${source.path} (${code ?? "error"})`);
-    return undefined;
-  }
-  const { reader } = opened;
-  // A reader of this batch alone is closed with it; the shared one when the source is done.
-  using _ = opened.shared ? undefined : reader;
-  if (reader.size < start.offset) {
-    warnings.add(`${source.path} is shorter than its cursor (${reader.size} < ${start.offset} bytes): left as it is`);
-    return undefined;
-  }
-  const entries: CaptureEntry[] = [];
-  const images: PendingImage[] = [];
-  let bytes = 0;
-  let lines = 0;
-  let end = start;
-  let complete = true;
-  let position = start.position;
-  let firstChunk = start.chunk;
-  const render = rendererOf(source.format);
-  const tools = toolNames((buf, offset) => reader.readAt(buf, offset), start.offset, { render });
-  outer: for (const line of reader.lines(start.offset)) {
-    if (deadline !== undefined && performance.now() > deadline && lines + entries.length > 0) {
-      complete = false;
-      break;
-    }
-    if (line.position !== undefined) {
-      // A source that numbers its records: a cursor mid-record resumes its chunks only if that record is still the next one.
-      if (line.position !== position) firstChunk = 0;
-      position = line.position;
-    }
-    const text = Buffer.from(line.bytes.buffer, line.bytes.byteOffset, line.bytes.byteLength).toString("utf8");
-    const made = lineEntries(text, {
-      idemPrefix: source.idemPrefix,
-      position,
-      agentId: source.agentId,
-      redact,
-      render,
-      toolName: (id) => tools.name(id, line.start),
-    });
-    tools.note(made.uses, line.start);
-    if (made.unparsable) warnings.add(`line ${position} of ${source.path} is not JSON: kept as a note`);
-    for (let chunk = firstChunk; chunk < made.entries.length; chunk++) {
-      // Checked once, by the engine's commit (the batch's schema), which commitNaming maps back to this line.
-      const entry = made.entries[chunk] as CaptureEntry["entry"];
-      const size = Buffer.byteLength(entry.content, "utf8");
-      if (entries.length >= limits.entries || ((entries.length > 0 || !limits.firstFree) && bytes + size > limits.bytes)) {
-        end = { offset: line.start, position, chunk };
-        complete = false;
-        break outer;
-      }
-      entries.push({ entry, before: { offset: line.start, position, chunk } });
-      bytes += size;
-      if (chunk === 0) images.push(...made.images.map((m, i) => ({ image: m.image, idemKey: `${source.idemPrefix}:${position}:image${i}` })));
-    }
-    lines++;
-    position++;
-    firstChunk = 0;
-    end = { offset: line.end, position, chunk: 0 };
-  }
-  return { batch: { source: source.key, session, path: source.path, start, end, entries }, lines, bytes, complete, images };
 }

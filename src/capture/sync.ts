@@ -13,6 +13,7 @@ import { chatCwd, chatPlace, chatSessionId, geminiSource } from "./gemini.ts";
 import { countLines, isJsonChat, isZstd, openLines, transcriptSize } from "./lines.ts";
 import { opencodeSource, recordCounts } from "./opencode.ts";
 import { addressedSession, listSessions, parseAddress, withDatabase } from "./opencode-db.ts";
+import { ReadAhead } from "./read-ahead.ts";
 import { type RunResult, captureSources } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
 import { type Format, type Source, harnessSessionId, mainSource, subagentSources } from "./sources.ts";
@@ -125,7 +126,7 @@ export interface SyncResult {
   warnings: string[];
 }
 
-/** Catches up every transcript given, in batches of at most 256 entries and 32 MiB per transaction. */
+/** Catches up every transcript given, in batches of at most SYNC_BATCH_ENTRIES entries and 32 MiB per transaction, reading ahead in a worker. */
 export async function syncTranscripts(
   sink: CaptureSink,
   transcripts: string[],
@@ -138,6 +139,8 @@ export async function syncTranscripts(
   for (const p of plans) for (const s of p.sources) if (s.open === undefined) total += Math.max(0, sizeOf(s.path) - ((await sink.cursor(s.key))?.offset ?? 0));
   const out: SyncResult = { transcripts: 0, appended: 0, skipped: 0, lines: 0, bytes: 0, warnings: [] };
   let done = 0;
+  // One worker reads ahead for every transcript (started at the first read, closed at the end).
+  using ahead = new ReadAhead();
   for (const p of plans) {
     if (p.problem !== undefined) {
       out.warnings.push(p.problem);
@@ -154,6 +157,7 @@ export async function syncTranscripts(
       redact: opts.redact,
       budget: { entries: Infinity, bytes: Infinity, batchEntries: SYNC_BATCH_ENTRIES, batchBytes: RUN_MAX_BYTES },
       onCommit: (bytesRead) => (p.sources[0]!.open === undefined ? opts.onProgress?.(done + bytesRead, total) : undefined),
+      readAhead: ahead,
     });
     if (p.sources[0]!.open === undefined) done += r.fileBytes;
     out.transcripts++;

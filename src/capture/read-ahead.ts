@@ -1,0 +1,106 @@
+/**
+ * Reading a source's next batch while the previous one commits (`capture
+ * sync`, DESIGN.md 7.2): a Worker reads, renders, redacts and chunks lines
+ * (read-batch.ts) on the second core while the main thread commits. The
+ * commit is unchanged: it re-reads the cursor under the write lock, so a
+ * batch read ahead from a cursor that another run has since moved is
+ * refused as `moved` and read again, and a cursor moves only with the
+ * commit of its entries. Any failure of the worker is answered by reading
+ * the batch on the main thread, which then reports the error as it would.
+ */
+import type { BatchRead, ReadBatchOptions } from "./read-batch.ts";
+import type { Source } from "./sources.ts";
+
+/** A source as it crosses to the worker: a file of lines (a source with `open` is read on the main thread). */
+export type WireSource = Omit<Source, "open">;
+
+/** A read the worker is asked for. */
+export interface ReadRequest {
+  id: number;
+  source: WireSource;
+  opts: ReadBatchOptions;
+}
+
+/** The worker's answer: the batch (undefined when the file cannot be read) and its warnings, or why it failed. */
+export interface ReadReply {
+  id: number;
+  read?: BatchRead;
+  warnings: string[];
+  error?: string;
+}
+
+/** A batch read in the worker, once it is taken. */
+export type Ahead = Promise<{ read: BatchRead | undefined; warnings: string[] }>;
+
+/** One worker for the reads of a run; closed (its file with it) when the run ends. */
+export class ReadAhead {
+  #worker: Worker | undefined;
+  #nextId = 1;
+  readonly #waiting = new Map<number, { resolve: (r: ReadReply) => void; reject: (e: Error) => void }>();
+
+  /** Starts reading one batch in the worker; rejects when the worker cannot (the caller reads it itself). */
+  read(source: Source, opts: ReadBatchOptions): Ahead {
+    const worker = this.#start();
+    const id = this.#nextId++;
+    const { open: _open, ...wire } = source;
+    return new Promise<ReadReply>((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject });
+      // Alive while a read is in flight (someone awaits it), and no longer.
+      worker.ref();
+      worker.postMessage({ id, source: wire, opts } satisfies ReadRequest);
+    }).then((reply) => {
+      if (reply.error !== undefined) throw new Error(reply.error);
+      return { read: reply.read, warnings: reply.warnings };
+    });
+  }
+
+  #start(): Worker {
+    if (this.#worker) return this.#worker;
+    const worker = new Worker(new URL("./read-worker.ts", import.meta.url).href);
+    worker.onmessage = (e: MessageEvent<ReadReply>) => {
+      const w = this.#waiting.get(e.data.id);
+      this.#waiting.delete(e.data.id);
+      if (this.#waiting.size === 0) worker.unref();
+      w?.resolve(e.data);
+    };
+    worker.onerror = (e) => this.#fail(new Error(`capture read worker: ${e.message}`));
+    this.#worker = worker;
+    return worker;
+  }
+
+  #fail(err: Error): void {
+    for (const w of this.#waiting.values()) w.reject(err);
+    this.#waiting.clear();
+    this.#worker?.terminate();
+    this.#worker = undefined;
+  }
+
+  /** Closes the worker's file and ends it; reads still in flight are refused. */
+  close(): void {
+    if (!this.#worker) return;
+    this.#worker.postMessage({ close: true });
+    this.#worker.unref();
+    this.#worker = undefined;
+    for (const w of this.#waiting.values()) w.reject(new Error("capture read worker closed"));
+    this.#waiting.clear();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
+
+/** Whether two reads are the same read: same cursor, session and limits. */
+export function sameRead(a: ReadBatchOptions, b: ReadBatchOptions): boolean {
+  return (
+    a.start.offset === b.start.offset &&
+    a.start.position === b.start.position &&
+    a.start.chunk === b.start.chunk &&
+    a.session === b.session &&
+    a.redact === b.redact &&
+    a.limits.entries === b.limits.entries &&
+    a.limits.bytes === b.limits.bytes &&
+    a.limits.firstFree === b.limits.firstFree &&
+    a.deadline === b.deadline
+  );
+}
