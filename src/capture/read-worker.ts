@@ -3,6 +3,7 @@
  * the current source's file open between them (a `.zst` rollout is
  * decompressed once), and closes it and itself when told.
  */
+import { prepareTurns } from "../store/capture.ts";
 import type { ReadReply, ReadRequest } from "./read-ahead.ts";
 import { SourceFile, readBatch } from "./read-batch.ts";
 
@@ -25,7 +26,10 @@ self.onmessage = (e: MessageEvent<ReadRequest | { close: true }>) => {
   const warnings = new Set<string>();
   let reply: ReadReply;
   try {
-    reply = { id, read: readBatch(source, file, opts, warnings), warnings: [...warnings] };
+    const read = readBatch(source, file, opts, warnings);
+    // The store's hashes and index text of each entry, here rather than on the thread that commits.
+    if (read !== undefined) read.batch.prepared = prepareTurns(read.batch);
+    reply = { id, read, warnings: [...warnings] };
   } catch (err) {
     reply = { id, warnings: [], error: err instanceof Error ? err.message : String(err) };
   }

@@ -26,6 +26,8 @@ export interface NewRow {
   data: string | null;
   /** A turn's search class, from its role and meta (turnClass); other kinds take their kind's. */
   sclass?: SearchClass;
+  /** The text's index text when it was computed already (indexText(text), by prepareTurns). */
+  index?: string;
 }
 
 /**
@@ -86,7 +88,7 @@ export function insertRow(db: Database, row: NewRow): number {
       row.text === null ? SearchClass.note : (row.sclass ?? kindClass(row.kind)),
     );
   const lsn = Number(r.lastInsertRowid);
-  if (row.text !== null) indexRow(db, lsn, row.text);
+  if (row.text !== null) indexRow(db, lsn, row.text, row.index);
   return lsn;
 }
 
