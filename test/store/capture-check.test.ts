@@ -68,6 +68,14 @@ const cases: [string, () => CaptureBatch][] = [
   ["meta with a lone surrogate in a value", () => withEntry((e) => (e.meta = { a: ["\udc00"] }))],
   ["meta with a function", () => withEntry((e) => (e.meta = { f: () => 1 }))],
   ["meta too deep", () => withEntry((e) => (e.meta = { d: deep(120) }))],
+  ["meta at the depth limit", () => withEntry((e) => (e.meta = { d: deep(99) }))],
+  ["meta one past the depth limit", () => withEntry((e) => (e.meta = { d: deep(100) }))],
+  ["meta holding undefined", () => withEntry((e) => (e.meta = { u: undefined }))],
+  ["meta holding undefined in an array", () => withEntry((e) => (e.meta = { a: [1, undefined] }))],
+  ["meta holding a bigint", () => withEntry((e) => (e.meta = { b: 1n }))],
+  ["meta holding an Infinity deep down", () => withEntry((e) => (e.meta = { a: [{ b: [Number.POSITIVE_INFINITY] }] }))],
+  ["meta holding a Date", () => withEntry((e) => (e.meta = { t: new Date(0) }))],
+  ["meta holding null and booleans", () => withEntry((e) => (e.meta = { n: null, t: true, f: false, a: [null, { x: "y" }] }))],
   ["meta over its limit", () => withEntry((e) => (e.meta = { s: "x".repeat(META_MAX_BYTES) }))],
   ["no idem_key", () => withEntry((e) => delete e.idem_key)],
   ["an empty idem_key", () => withEntry((e) => (e.idem_key = ""))],
@@ -101,8 +109,8 @@ describe("checkBatch", () => {
 
   test("passes good batches and refuses bad ones (the cases above cover both)", () => {
     const answers = cases.map(([, make]) => outcome(() => parseInput(CaptureBatchInput, make())));
-    expect(answers.filter((a) => a === "ok").length).toBe(7);
-    expect(answers.filter((a) => a !== "ok").length).toBe(cases.length - 7);
+    expect(answers.filter((a) => a === "ok").length).toBe(9);
+    expect(answers.filter((a) => a !== "ok").length).toBe(cases.length - 9);
   });
 });
 

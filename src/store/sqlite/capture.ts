@@ -5,9 +5,9 @@
  * never append the same line twice and a crash never loses or repeats one.
  */
 import type { Database } from "bun:sqlite";
-import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, META_MAX_BYTES } from "../../limits.ts";
+import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, JSON_MAX_DEPTH, META_MAX_BYTES } from "../../limits.ts";
 import { CaptureBatchInput } from "../../schema/capture.ts";
-import { Role, jsonProblem } from "../../schema/common.ts";
+import { Role } from "../../schema/common.ts";
 import { parseInput } from "../../schema/parse.ts";
 import { type CaptureBatch, type CommitOutcome, type CursorRow, cursorOf, resumeIndex } from "../capture.ts";
 import type { CaptureCursors } from "../types.ts";
@@ -114,8 +114,34 @@ function plainEntry(e: unknown): boolean {
   const keyBytes = Buffer.byteLength(key, "utf8");
   if (keyBytes < 1 || keyBytes > IDEM_KEY_MAX_BYTES) return false;
   if (meta === undefined) return true;
-  if (typeof meta !== "object" || meta === null || Array.isArray(meta) || jsonProblem(meta) !== undefined) return false;
+  if (typeof meta !== "object" || meta === null || Array.isArray(meta) || !isJson(meta, 0)) return false;
   return Buffer.byteLength(JSON.stringify(meta), "utf8") <= META_MAX_BYTES;
+}
+
+/** jsonProblem(value) === undefined, without building the path of a problem (it allocated one per key). */
+function isJson(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case "string":
+      return value.isWellFormed();
+    case "number":
+      return Number.isFinite(value);
+    case "boolean":
+      return true;
+    case "object": {
+      if (value === null) return true;
+      if (depth >= JSON_MAX_DEPTH) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (!isJson(value[i], depth + 1)) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return false;
+      for (const k of Object.keys(value)) if (!k.isWellFormed() || !isJson((value as Record<string, unknown>)[k], depth + 1)) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
 }
 
 function isCursor(c: unknown): boolean {
