@@ -32,18 +32,36 @@ export interface ReadReply {
 /** A batch read in the worker, once it is taken. */
 export type Ahead = Promise<{ read: BatchRead | undefined; warnings: string[] }>;
 
-/** One worker for the reads of a run; closed (its file with it) when the run ends. */
+/** One worker for the reads of a sync; closed (its files with it) when the sync ends. */
 export class ReadAhead {
   #worker: Worker | undefined;
   #nextId = 1;
   readonly #waiting = new Map<number, { resolve: (r: ReadReply) => void; reject: (e: Error) => void }>();
+  /** The read started ahead of being asked for, and for what. */
+  #ahead: { key: string; path: string; opts: ReadBatchOptions; read: Ahead } | undefined;
 
-  /** Starts reading one batch in the worker; rejects when the worker cannot (the caller reads it itself). */
+  /**
+   * One batch: the read started ahead when it was for this source with the
+   * same options, a read started now otherwise. Rejects when the worker
+   * cannot read (the caller reads it itself).
+   */
   read(source: Source, opts: ReadBatchOptions): Ahead {
+    const ahead = this.#ahead;
+    this.#ahead = undefined;
+    if (ahead !== undefined && ahead.key === source.key && ahead.path === source.path && sameRead(ahead.opts, opts)) return ahead.read;
+    return this.#send(source, opts);
+  }
+
+  /** Starts reading a batch that read() will likely ask for next; the one started before, if not taken, is dropped. */
+  prefetch(source: Source, opts: ReadBatchOptions): void {
+    this.#ahead = { key: source.key, path: source.path, opts, read: this.#send(source, opts) };
+  }
+
+  #send(source: Source, opts: ReadBatchOptions): Ahead {
     const worker = this.#start();
     const id = this.#nextId++;
     const { open: _open, ...wire } = source;
-    return new Promise<ReadReply>((resolve, reject) => {
+    const read = new Promise<ReadReply>((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
       // Alive while a read is in flight (someone awaits it), and no longer.
       worker.ref();
@@ -52,6 +70,9 @@ export class ReadAhead {
       if (reply.error !== undefined) throw new Error(reply.error);
       return { read: reply.read, warnings: reply.warnings };
     });
+    // A read dropped unasked (its cursor moved, the sync ended) must not be an unhandled rejection; whoever takes it still sees the error.
+    read.catch(() => undefined);
+    return read;
   }
 
   #start(): Worker {
@@ -75,8 +96,9 @@ export class ReadAhead {
     this.#worker = undefined;
   }
 
-  /** Closes the worker's file and ends it; reads still in flight are refused. */
+  /** Closes the worker's files and ends it; reads still in flight are refused. */
   close(): void {
+    this.#ahead = undefined;
     if (!this.#worker) return;
     this.#worker.postMessage({ close: true });
     this.#worker.unref();

@@ -1,7 +1,7 @@
 /**
  * The worker of read-ahead.ts: reads the batches it is asked for, keeping
- * the current source's file open between them (a `.zst` rollout is
- * decompressed once), and closes it and itself when told.
+ * the files of the last two sources open between them (a `.zst` rollout is
+ * decompressed once), and closes them and itself when told.
  */
 import { prepareTurns } from "../store/capture.ts";
 import type { ReadReply, ReadRequest } from "./read-ahead.ts";
@@ -9,20 +9,30 @@ import { SourceFile, readBatch } from "./read-batch.ts";
 
 declare const self: Worker;
 
-let file: SourceFile | undefined;
+/** The files of the last sources read (two: the one being read, and the next one read ahead). */
+const files = new Map<string, SourceFile>();
+const KEEP = 2;
 
 self.onmessage = (e: MessageEvent<ReadRequest | { close: true }>) => {
   const msg = e.data;
   if ("close" in msg) {
-    file?.close();
-    file = undefined;
+    for (const f of files.values()) f.close();
+    files.clear();
     process.exit(0);
   }
   const { id, source, opts } = msg;
-  if (file === undefined || file.source.key !== source.key || file.source.path !== source.path) {
-    file?.close();
+  const name = `${source.key}\u0000${source.path}`;
+  let file = files.get(name);
+  if (file === undefined) {
     file = new SourceFile(source);
-  }
+    const oldest = files.size >= KEEP ? files.keys().next().value : undefined;
+    if (oldest !== undefined) {
+      files.get(oldest)?.close();
+      files.delete(oldest);
+    }
+  } else files.delete(name);
+  // Most recently used last.
+  files.set(name, file);
   const warnings = new Set<string>();
   let reply: ReadReply;
   try {

@@ -8,7 +8,7 @@ import { APPEND_MAX_ENTRIES } from "../limits.ts";
 import { ZeroDbError } from "../errors.ts";
 import { type CaptureBatch, type CaptureCursor, cursorOf } from "../store/capture.ts";
 import { storeImages } from "./images.ts";
-import { type Ahead, type ReadAhead, sameRead } from "./read-ahead.ts";
+import type { ReadAhead } from "./read-ahead.ts";
 import { type BatchRead, type ReadBatchOptions, SourceFile, readBatch } from "./read-batch.ts";
 import type { CaptureSink } from "./sink.ts";
 import type { Source } from "./sources.ts";
@@ -38,6 +38,8 @@ export interface RunOptions {
   onCommit?: (fileBytes: number) => void;
   /** Reads each file's next batch in this worker while the last one commits (`capture sync`: two cores); the caller closes it. */
   readAhead?: ReadAhead;
+  /** With readAhead: called once the run's last batch is read, before it commits, to start reading what the caller does next. */
+  readNext?: () => Promise<void>;
 }
 
 /** What a run did. */
@@ -60,6 +62,8 @@ export interface RunResult {
 const MAX_ATTEMPTS = 8;
 /** Longest pause between two commits of a run that reads ahead. */
 const YIELD_MAX_MS = 50;
+/** Entries of the first batch of a run that reads ahead. */
+const FIRST_BATCH_ENTRIES = 512;
 
 /** Captures what the sources hold beyond their cursors, within the budget. */
 export async function captureSources(opts: RunOptions): Promise<RunResult> {
@@ -68,21 +72,10 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
   const { budget } = opts;
   const left = { entries: budget.entries, bytes: budget.bytes };
   const ahead = opts.readAhead;
-  for (const source of opts.sources) {
+  for (const [index, source] of opts.sources.entries()) {
     using file = new SourceFile(source);
     // Reads go to the worker for a file of lines; a batch read there comes back as this thread would have read it.
     const worker = source.open === undefined ? ahead : undefined;
-    const take = async (read: Ahead, readOpts: ReadBatchOptions): Promise<BatchRead | undefined> => {
-      try {
-        const r = await read;
-        for (const w of r.warnings) warnings.add(w);
-        return r.read;
-      } catch {
-        return readBatch(source, file, readOpts, warnings);
-      }
-    };
-    /** The next batch, being read while this one commits. */
-    let next: { opts: ReadBatchOptions; read: Ahead } | undefined;
     let attempts = 0;
     while (true) {
       if (left.entries <= 0 || left.bytes <= 0 || (budget.deadline !== undefined && performance.now() > budget.deadline)) {
@@ -92,15 +85,18 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       const row = await opts.sink.cursor(source.key);
       const start = cursorOf(row);
       // Only a run's first entry may pass the byte budget alone (it can hold no more than one chunk anyway).
-      const readOpts = batchOptions(opts, budget, left, { start, session: row?.session ?? opts.session, firstFree: result.lines === 0 && result.bytes === 0 });
+      const readOpts = batchOptions(opts, left, { start, session: row?.session ?? opts.session, first: result.lines === 0 && result.bytes === 0 });
       let read: BatchRead | undefined;
-      if (next !== undefined && sameRead(next.opts, readOpts)) read = await take(next.read, readOpts);
-      else {
-        // Read ahead from a cursor another run has moved since: not used.
-        next?.read.catch(() => undefined);
-        read = worker ? await take(worker.read(source, readOpts), readOpts) : readBatch(source, file, readOpts, warnings);
-      }
-      next = undefined;
+      if (worker) {
+        // Read ahead already when it was asked for with these options (from this cursor); read now otherwise.
+        try {
+          const r = await worker.read(source, readOpts);
+          for (const w of r.warnings) warnings.add(w);
+          read = r.read;
+        } catch {
+          read = readBatch(source, file, readOpts, warnings);
+        }
+      } else read = readBatch(source, file, readOpts, warnings);
       if (read === undefined) break;
       const { batch, lines, bytes, complete, images } = read;
       if (batch.end.position === start.position && batch.end.chunk === start.chunk) {
@@ -108,17 +104,19 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
         if (!complete) result.behind = true;
         break;
       }
-      if (worker && !complete) {
-        // What the next turn of this loop asks for if this batch commits.
+      if (ahead) {
+        // While this batch commits, read what comes next if it commits: the rest of this file, or the next source's first batch.
         const after = { entries: left.entries - batch.entries.length, bytes: left.bytes - bytes };
-        const nextOpts = batchOptions(opts, budget, after, { start: batch.end, session: batch.session, firstFree: false });
-        next = { opts: nextOpts, read: worker.read(source, nextOpts) };
+        const nextSource = opts.sources[index + 1];
+        if (worker && !complete) worker.prefetch(source, batchOptions(opts, after, { start: batch.end, session: batch.session, first: false }));
+        else if (complete && nextSource?.open === undefined && nextSource !== undefined) await readFirst(opts, nextSource, after, false);
+        else if (complete && nextSource === undefined) await opts.readNext?.();
       }
       // Objects first: once a turn is visible, the images its meta names are stored.
       for (const w of await storeImages(opts.sink.memory, images)) warnings.add(w);
       const began = performance.now();
       const outcome = await commitNaming(opts.sink, batch);
-      if (worker) {
+      if (ahead) {
         // With the next batch read meanwhile, commits would follow each other with no gap: leave the write lock
         // free for a quarter of the time it was held, so a hook waiting on it (busy timeout) gets in.
         await Bun.sleep(Math.min(YIELD_MAX_MS, (performance.now() - began) / 4));
@@ -138,27 +136,45 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       opts.onCommit?.(result.fileBytes);
       if (complete) break;
     }
-    next?.read.catch(() => undefined);
   }
   result.warnings = [...warnings];
   return result;
 }
 
+/**
+ * Starts reading, in the read-ahead worker, the first batch a run with
+ * these options will read (capture sync: the next transcript's, while the
+ * last batch of this one commits). Only a hint: the run reads it again
+ * unless it asks for the very same read.
+ */
+export async function readAheadFirst(opts: RunOptions): Promise<void> {
+  const source = opts.sources[0];
+  if (source !== undefined && source.open === undefined) await readFirst(opts, source, { entries: opts.budget.entries, bytes: opts.budget.bytes }, true);
+}
+
+async function readFirst(opts: RunOptions, source: Source, left: { entries: number; bytes: number }, first: boolean): Promise<void> {
+  if (!opts.readAhead) return;
+  const row = await opts.sink.cursor(source.key);
+  opts.readAhead.prefetch(source, batchOptions(opts, left, { start: cursorOf(row), session: row?.session ?? opts.session, first }));
+}
+
 /** The options of one batch's read, from where it starts and what is left of the budget. */
 function batchOptions(
   opts: RunOptions,
-  budget: Budget,
   left: { entries: number; bytes: number },
-  at: { start: CaptureCursor; session: string; firstFree: boolean },
+  at: { start: CaptureCursor; session: string; first: boolean },
 ): ReadBatchOptions {
+  const { budget } = opts;
+  // A run that reads ahead starts with a small batch, so the worker is reading the next one early.
+  const entries = opts.readAhead && at.first ? FIRST_BATCH_ENTRIES : (budget.batchEntries ?? APPEND_MAX_ENTRIES);
   return {
     start: at.start,
     session: at.session,
     redact: opts.redact,
     limits: {
-      entries: Math.min(left.entries, budget.batchEntries ?? APPEND_MAX_ENTRIES),
+      entries: Math.min(left.entries, entries, budget.batchEntries ?? APPEND_MAX_ENTRIES),
       bytes: Math.min(left.bytes, budget.batchBytes ?? left.bytes),
-      firstFree: at.firstFree,
+      firstFree: at.first,
     },
     deadline: budget.deadline,
   };

@@ -14,7 +14,7 @@ import { countLines, isJsonChat, isZstd, openLines, transcriptSize } from "./lin
 import { opencodeSource, recordCounts } from "./opencode.ts";
 import { addressedSession, listSessions, parseAddress, withDatabase } from "./opencode-db.ts";
 import { ReadAhead } from "./read-ahead.ts";
-import { type RunResult, captureSources } from "./run.ts";
+import { type RunOptions, type RunResult, captureSources, readAheadFirst } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
 import { type Format, type Source, harnessSessionId, mainSource, subagentSources } from "./sources.ts";
 import { listDir } from "../util/fs.ts";
@@ -141,23 +141,37 @@ export async function syncTranscripts(
   let done = 0;
   // One worker reads ahead for every transcript (started at the first read, closed at the end).
   using ahead = new ReadAhead();
-  for (const p of plans) {
+  const runOptions = (p: Planned & { session: string }): RunOptions => ({
+    sink,
+    sources: p.sources,
+    session: p.session,
+    redact: opts.redact,
+    budget: { entries: Infinity, bytes: Infinity, batchEntries: SYNC_BATCH_ENTRIES, batchBytes: RUN_MAX_BYTES },
+    onCommit: (bytesRead) => (p.sources[0]!.open === undefined ? opts.onProgress?.(done + bytesRead, total) : undefined),
+    readAhead: ahead,
+  });
+  const runnable = (p: Planned | undefined): p is Planned & { session: string } => p !== undefined && p.problem === undefined && p.session !== undefined;
+  // The next transcript to capture after each one.
+  const following: (Planned & { session: string })[] = [];
+  for (let i = plans.length - 1, next: (Planned & { session: string }) | undefined; i >= 0; i--) {
+    if (next) following[i] = next;
+    const p = plans[i]!;
+    if (runnable(p)) next = p;
+  }
+  for (const [i, p] of plans.entries()) {
     if (p.problem !== undefined) {
       out.warnings.push(p.problem);
       continue;
     }
-    if (!p.session) {
+    if (!runnable(p)) {
       out.warnings.push(`${p.transcript}: no line names a working directory yet, so its project is unknown: left for later`);
       continue;
     }
+    const after = following[i];
     const r: RunResult = await captureSources({
-      sink,
-      sources: p.sources,
-      session: p.session,
-      redact: opts.redact,
-      budget: { entries: Infinity, bytes: Infinity, batchEntries: SYNC_BATCH_ENTRIES, batchBytes: RUN_MAX_BYTES },
-      onCommit: (bytesRead) => (p.sources[0]!.open === undefined ? opts.onProgress?.(done + bytesRead, total) : undefined),
-      readAhead: ahead,
+      ...runOptions(p),
+      // While this transcript's last batch commits, the worker reads the next one's first.
+      readNext: async () => (after ? readAheadFirst(runOptions(after)) : undefined),
     });
     if (p.sources[0]!.open === undefined) done += r.fileBytes;
     out.transcripts++;
