@@ -11,8 +11,13 @@
 import type { BatchRead, ReadBatchOptions } from "./read-batch.ts";
 import type { Source } from "./sources.ts";
 
-/** A source as it crosses to the worker: a file of lines (a source with `open` is read on the main thread). */
+/** A source as it crosses to the worker: without `open`, which the worker makes again for an opencode session. */
 export type WireSource = Omit<Source, "open">;
+
+/** Whether the worker can read a source: a file of lines, or an opencode session (whose reader it can make). */
+export function readableAhead(source: Source): boolean {
+  return source.open === undefined || source.opencode !== undefined;
+}
 
 /** A read the worker is asked for. */
 export interface ReadRequest {

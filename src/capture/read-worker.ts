@@ -5,7 +5,9 @@
  */
 import { prepareTurns } from "../store/capture.ts";
 import type { ReadReply, ReadRequest } from "./read-ahead.ts";
+import { opencodeSource } from "./opencode.ts";
 import { SourceFile, readBatch } from "./read-batch.ts";
+import type { Source } from "./sources.ts";
 
 declare const self: Worker;
 
@@ -20,7 +22,9 @@ self.onmessage = (e: MessageEvent<ReadRequest | { close: true }>) => {
     files.clear();
     process.exit(0);
   }
-  const { id, source, opts } = msg;
+  const { id, opts } = msg;
+  // An opencode session is read through the reader its source opens: made again here from the database and session.
+  const source: Source = msg.source.opencode ? opencodeSource(msg.source.opencode.db, msg.source.opencode.session) : msg.source;
   const name = `${source.key}\u0000${source.path}`;
   let file = files.get(name);
   if (file === undefined) {

@@ -8,7 +8,7 @@ import { APPEND_MAX_ENTRIES } from "../limits.ts";
 import { ZeroDbError } from "../errors.ts";
 import { type CaptureBatch, type CaptureCursor, cursorOf } from "../store/capture.ts";
 import { storeImages } from "./images.ts";
-import type { ReadAhead } from "./read-ahead.ts";
+import { type ReadAhead, readableAhead } from "./read-ahead.ts";
 import { type BatchRead, type ReadBatchOptions, SourceFile, readBatch } from "./read-batch.ts";
 import type { CaptureSink } from "./sink.ts";
 import type { Source } from "./sources.ts";
@@ -74,8 +74,8 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
   const ahead = opts.readAhead;
   for (const [index, source] of opts.sources.entries()) {
     using file = new SourceFile(source);
-    // Reads go to the worker for a file of lines; a batch read there comes back as this thread would have read it.
-    const worker = source.open === undefined ? ahead : undefined;
+    // Reads go to the worker (a file of lines, an opencode session); a batch read there comes back as this thread would have read it.
+    const worker = readableAhead(source) ? ahead : undefined;
     let attempts = 0;
     while (true) {
       if (left.entries <= 0 || left.bytes <= 0 || (budget.deadline !== undefined && performance.now() > budget.deadline)) {
@@ -109,7 +109,7 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
         const after = { entries: left.entries - batch.entries.length, bytes: left.bytes - bytes };
         const nextSource = opts.sources[index + 1];
         if (worker && !complete) worker.prefetch(source, batchOptions(opts, after, { start: batch.end, session: batch.session, first: false }));
-        else if (complete && nextSource?.open === undefined && nextSource !== undefined) await readFirst(opts, nextSource, after, false);
+        else if (complete && nextSource !== undefined && readableAhead(nextSource)) await readFirst(opts, nextSource, after, false);
         else if (complete && nextSource === undefined) await opts.readNext?.();
       }
       // Objects first: once a turn is visible, the images its meta names are stored.
@@ -149,7 +149,7 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
  */
 export async function readAheadFirst(opts: RunOptions): Promise<void> {
   const source = opts.sources[0];
-  if (source !== undefined && source.open === undefined) await readFirst(opts, source, { entries: opts.budget.entries, bytes: opts.budget.bytes }, true);
+  if (source !== undefined && readableAhead(source)) await readFirst(opts, source, { entries: opts.budget.entries, bytes: opts.budget.bytes }, true);
 }
 
 async function readFirst(opts: RunOptions, source: Source, left: { entries: number; bytes: number }, first: boolean): Promise<void> {
