@@ -8,6 +8,8 @@
  * commit of its entries. Any failure of the worker is answered by reading
  * the batch on the main thread, which then reports the error as it would.
  */
+import { statSync } from "node:fs";
+import { isJsonChat, isZstd } from "./lines.ts";
 import type { BatchRead, ReadBatchOptions } from "./read-batch.ts";
 import type { Source } from "./sources.ts";
 
@@ -17,6 +19,20 @@ export type WireSource = Omit<Source, "open">;
 /** Whether the worker can read a source: a file of lines, or an opencode session (whose reader it can make). */
 export function readableAhead(source: Source): boolean {
   return source.open === undefined || source.opencode !== undefined;
+}
+
+/** Below this many new bytes, a plain transcript is read on the main thread: a round trip (and a worker start) would cost more. */
+const AHEAD_MIN_BYTES = 32 * 1024;
+
+/** Whether reading from `offset` on is worth the worker: a plain transcript with little new is not (a caught-up sync reads nothing). */
+export function worthAhead(source: Source, offset: number): boolean {
+  if (!readableAhead(source)) return false;
+  if (source.open !== undefined || isZstd(source.path) || isJsonChat(source.path)) return true;
+  try {
+    return statSync(source.path).size - offset >= AHEAD_MIN_BYTES;
+  } catch {
+    return false;
+  }
 }
 
 /** A read the worker is asked for. */
@@ -52,9 +68,15 @@ export class ReadAhead {
    */
   read(source: Source, opts: ReadBatchOptions): Ahead {
     const ahead = this.#ahead;
+    const held = this.holds(source, opts);
     this.#ahead = undefined;
-    if (ahead !== undefined && ahead.key === source.key && ahead.path === source.path && sameRead(ahead.opts, opts)) return ahead.read;
-    return this.#send(source, opts);
+    return held ? ahead!.read : this.#send(source, opts);
+  }
+
+  /** Whether a read of this source with these options was started ahead. */
+  holds(source: Source, opts: ReadBatchOptions): boolean {
+    const ahead = this.#ahead;
+    return ahead !== undefined && ahead.key === source.key && ahead.path === source.path && sameRead(ahead.opts, opts);
   }
 
   /** Starts reading a batch that read() will likely ask for next; the one started before, if not taken, is dropped. */

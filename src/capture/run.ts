@@ -8,7 +8,7 @@ import { APPEND_MAX_ENTRIES } from "../limits.ts";
 import { ZeroDbError } from "../errors.ts";
 import { type CaptureBatch, type CaptureCursor, cursorOf } from "../store/capture.ts";
 import { storeImages } from "./images.ts";
-import { type ReadAhead, readableAhead } from "./read-ahead.ts";
+import { type ReadAhead, readableAhead, worthAhead } from "./read-ahead.ts";
 import { type BatchRead, type ReadBatchOptions, SourceFile, readBatch } from "./read-batch.ts";
 import type { CaptureSink } from "./sink.ts";
 import type { Source } from "./sources.ts";
@@ -87,7 +87,8 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       // Only a run's first entry may pass the byte budget alone (it can hold no more than one chunk anyway).
       const readOpts = batchOptions(opts, left, { start, session: row?.session ?? opts.session, first: result.lines === 0 && result.bytes === 0 });
       let read: BatchRead | undefined;
-      if (worker) {
+      const pipelined = worker !== undefined && (worker.holds(source, readOpts) || worthAhead(source, start.offset));
+      if (worker && pipelined) {
         // Read ahead already when it was asked for with these options (from this cursor); read now otherwise.
         try {
           const r = await worker.read(source, readOpts);
@@ -109,14 +110,14 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
         const after = { entries: left.entries - batch.entries.length, bytes: left.bytes - bytes };
         const nextSource = opts.sources[index + 1];
         if (worker && !complete) worker.prefetch(source, batchOptions(opts, after, { start: batch.end, session: batch.session, first: false }));
-        else if (complete && nextSource !== undefined && readableAhead(nextSource)) await readFirst(opts, nextSource, after, false);
+        else if (complete && nextSource !== undefined) await readFirst(opts, nextSource, after, false);
         else if (complete && nextSource === undefined) await opts.readNext?.();
       }
       // Objects first: once a turn is visible, the images its meta names are stored.
       for (const w of await storeImages(opts.sink.memory, images)) warnings.add(w);
       const began = performance.now();
       const outcome = await commitNaming(opts.sink, batch);
-      if (ahead) {
+      if (pipelined) {
         // With the next batch read meanwhile, commits would follow each other with no gap: leave the write lock
         // free for a quarter of the time it was held, so a hook waiting on it (busy timeout) gets in.
         await Bun.sleep(Math.min(YIELD_MAX_MS, (performance.now() - began) / 4));
@@ -149,13 +150,14 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
  */
 export async function readAheadFirst(opts: RunOptions): Promise<void> {
   const source = opts.sources[0];
-  if (source !== undefined && readableAhead(source)) await readFirst(opts, source, { entries: opts.budget.entries, bytes: opts.budget.bytes }, true);
+  if (source !== undefined) await readFirst(opts, source, { entries: opts.budget.entries, bytes: opts.budget.bytes }, true);
 }
 
 async function readFirst(opts: RunOptions, source: Source, left: { entries: number; bytes: number }, first: boolean): Promise<void> {
   if (!opts.readAhead) return;
   const row = await opts.sink.cursor(source.key);
-  opts.readAhead.prefetch(source, batchOptions(opts, left, { start: cursorOf(row), session: row?.session ?? opts.session, first }));
+  const start = cursorOf(row);
+  if (worthAhead(source, start.offset)) opts.readAhead.prefetch(source, batchOptions(opts, left, { start, session: row?.session ?? opts.session, first }));
 }
 
 /** The options of one batch's read, from where it starts and what is left of the budget. */
