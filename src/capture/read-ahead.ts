@@ -58,6 +58,11 @@ export class ReadAhead {
   #worker: Worker | undefined;
   #nextId = 1;
   readonly #waiting = new Map<number, { resolve: (r: ReadReply) => void; reject: (e: Error) => void }>();
+  /** The worker's script: read-worker.ts (tests give one that fails). */
+  constructor(readonly script: string = new URL("./read-worker.ts", import.meta.url).href) {}
+
+  /** The worker failed: reads are refused at once (the caller reads on its own thread). */
+  #broken = false;
   /** The read started ahead of being asked for, and for what. */
   #ahead: { key: string; path: string; opts: ReadBatchOptions; read: Ahead } | undefined;
 
@@ -73,6 +78,11 @@ export class ReadAhead {
     return held ? ahead!.read : this.#send(source, opts);
   }
 
+  /** True once the worker failed (could not start, or died): reads are then the caller's own. */
+  get failed(): boolean {
+    return this.#broken;
+  }
+
   /** Whether a read of this source with these options was started ahead. */
   holds(source: Source, opts: ReadBatchOptions): boolean {
     const ahead = this.#ahead;
@@ -85,26 +95,34 @@ export class ReadAhead {
   }
 
   #send(source: Source, opts: ReadBatchOptions): Ahead {
-    const worker = this.#start();
-    const id = this.#nextId++;
-    const { open: _open, ...wire } = source;
-    const read = new Promise<ReadReply>((resolve, reject) => {
-      this.#waiting.set(id, { resolve, reject });
-      // Alive while a read is in flight (someone awaits it), and no longer.
-      worker.ref();
-      worker.postMessage({ id, source: wire, opts } satisfies ReadRequest);
-    }).then((reply) => {
-      if (reply.error !== undefined) throw new Error(reply.error);
-      return { read: reply.read, warnings: reply.warnings };
-    });
+    let read: Ahead;
+    try {
+      const worker = this.#start();
+      const id = this.#nextId++;
+      const { open: _open, ...wire } = source;
+      read = new Promise<ReadReply>((resolve, reject) => {
+        this.#waiting.set(id, { resolve, reject });
+        // Alive while a read is in flight (someone awaits it), and no longer.
+        worker.ref();
+        worker.postMessage({ id, source: wire, opts } satisfies ReadRequest);
+      }).then((reply) => {
+        if (reply.error !== undefined) throw new Error(reply.error);
+        return { read: reply.read, warnings: reply.warnings };
+      });
+    } catch (err) {
+      // No worker (it could not start, or it died): every read from now on is the caller's own.
+      this.#broken = true;
+      read = Promise.reject(err);
+    }
     // A read dropped unasked (its cursor moved, the sync ended) must not be an unhandled rejection; whoever takes it still sees the error.
     read.catch(() => undefined);
     return read;
   }
 
   #start(): Worker {
+    if (this.#broken) throw new Error("capture read worker unavailable");
     if (this.#worker) return this.#worker;
-    const worker = new Worker(new URL("./read-worker.ts", import.meta.url).href);
+    const worker = new Worker(this.script);
     worker.onmessage = (e: MessageEvent<ReadReply>) => {
       const w = this.#waiting.get(e.data.id);
       this.#waiting.delete(e.data.id);
@@ -117,6 +135,7 @@ export class ReadAhead {
   }
 
   #fail(err: Error): void {
+    this.#broken = true;
     for (const w of this.#waiting.values()) w.reject(err);
     this.#waiting.clear();
     this.#worker?.terminate();
