@@ -62,7 +62,7 @@ export interface RunResult {
 const MAX_ATTEMPTS = 8;
 /** Longest pause between two commits of a run that reads ahead. */
 const YIELD_MAX_MS = 50;
-/** Entries of the first batch of a run that reads ahead. */
+/** Entries of the first batch of a run that reads ahead; each later batch doubles, up to the budget's batch size. */
 const FIRST_BATCH_ENTRIES = 512;
 
 /** Captures what the sources hold beyond their cursors, within the budget. */
@@ -72,6 +72,8 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
   const { budget } = opts;
   const left = { entries: budget.entries, bytes: budget.bytes };
   const ahead = opts.readAhead;
+  /** Batches committed by this run (a run that reads ahead grows its batches). */
+  let batches = 0;
   for (const [index, source] of opts.sources.entries()) {
     using file = new SourceFile(source);
     // Reads go to the worker (a file of lines, an opencode session); a batch read there comes back as this thread would have read it.
@@ -85,7 +87,7 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       const row = await opts.sink.cursor(source.key);
       const start = cursorOf(row);
       // Only a run's first entry may pass the byte budget alone (it can hold no more than one chunk anyway).
-      const readOpts = batchOptions(opts, left, { start, session: row?.session ?? opts.session, first: result.lines === 0 && result.bytes === 0 });
+      const readOpts = batchOptions(opts, left, { start, session: row?.session ?? opts.session, first: result.lines === 0 && result.bytes === 0, batches });
       let read: BatchRead | undefined;
       const pipelined = worker !== undefined && (worker.holds(source, readOpts) || worthAhead(source, start.offset));
       if (worker && pipelined) {
@@ -109,8 +111,9 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
         // While this batch commits, read what comes next if it commits: the rest of this file, or the next source's first batch.
         const after = { entries: left.entries - batch.entries.length, bytes: left.bytes - bytes };
         const nextSource = opts.sources[index + 1];
-        if (worker && !complete) worker.prefetch(source, batchOptions(opts, after, { start: batch.end, session: batch.session, first: false }));
-        else if (complete && nextSource !== undefined) await readFirst(opts, nextSource, after, false);
+        const at = { first: false, batches: batches + 1 };
+        if (worker && !complete) worker.prefetch(source, batchOptions(opts, after, { start: batch.end, session: batch.session, ...at }));
+        else if (complete && nextSource !== undefined) await readFirst(opts, nextSource, after, at);
         else if (complete && nextSource === undefined) await opts.readNext?.();
       }
       // Objects first: once a turn is visible, the images its meta names are stored.
@@ -134,6 +137,7 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       left.entries -= batch.entries.length;
       left.bytes -= bytes;
       result.fileBytes += batch.end.offset - batch.start.offset;
+      batches++;
       opts.onCommit?.(result.fileBytes);
       if (complete) break;
     }
@@ -150,25 +154,26 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
  */
 export async function readAheadFirst(opts: RunOptions): Promise<void> {
   const source = opts.sources[0];
-  if (source !== undefined) await readFirst(opts, source, { entries: opts.budget.entries, bytes: opts.budget.bytes }, true);
+  if (source !== undefined) await readFirst(opts, source, { entries: opts.budget.entries, bytes: opts.budget.bytes }, { first: true, batches: 0 });
 }
 
-async function readFirst(opts: RunOptions, source: Source, left: { entries: number; bytes: number }, first: boolean): Promise<void> {
+async function readFirst(opts: RunOptions, source: Source, left: { entries: number; bytes: number }, at: { first: boolean; batches: number }): Promise<void> {
   if (!opts.readAhead) return;
   const row = await opts.sink.cursor(source.key);
   const start = cursorOf(row);
-  if (worthAhead(source, start.offset)) opts.readAhead.prefetch(source, batchOptions(opts, left, { start, session: row?.session ?? opts.session, first }));
+  if (worthAhead(source, start.offset)) opts.readAhead.prefetch(source, batchOptions(opts, left, { start, session: row?.session ?? opts.session, ...at }));
 }
 
 /** The options of one batch's read, from where it starts and what is left of the budget. */
 function batchOptions(
   opts: RunOptions,
   left: { entries: number; bytes: number },
-  at: { start: CaptureCursor; session: string; first: boolean },
+  at: { start: CaptureCursor; session: string; first: boolean; batches: number },
 ): ReadBatchOptions {
   const { budget } = opts;
-  // A run that reads ahead starts with a small batch, so the worker is reading the next one early.
-  const entries = opts.readAhead && at.first ? FIRST_BATCH_ENTRIES : (budget.batchEntries ?? APPEND_MAX_ENTRIES);
+  // A run that reads ahead starts with a small batch and doubles it: the worker reads the next one while
+  // this one commits, and a batch takes the worker about as long to read as the one before takes to commit.
+  const entries = opts.readAhead ? FIRST_BATCH_ENTRIES * 2 ** Math.min(at.batches, 16) : (budget.batchEntries ?? APPEND_MAX_ENTRIES);
   return {
     start: at.start,
     session: at.session,
