@@ -62,8 +62,10 @@ export interface RunResult {
 const MAX_ATTEMPTS = 8;
 /** Longest pause between two commits of a run that reads ahead. */
 const YIELD_MAX_MS = 50;
-/** Entries of the first batch of a run that reads ahead; each later batch doubles, up to the budget's batch size. */
+/** Entries of the first batch of a run that reads ahead (later ones follow nextSize). */
 const FIRST_BATCH_ENTRIES = 512;
+/** A run that reads ahead keeps each commit (holding the write lock) near this long. */
+const COMMIT_TARGET_MS = 120;
 
 /** Captures what the sources hold beyond their cursors, within the budget. */
 export async function captureSources(opts: RunOptions): Promise<RunResult> {
@@ -72,8 +74,9 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
   const { budget } = opts;
   const left = { entries: budget.entries, bytes: budget.bytes };
   const ahead = opts.readAhead;
-  /** Batches committed by this run (a run that reads ahead grows its batches). */
-  let batches = 0;
+  /** Entries of the next batch of a run that reads ahead, and how long its last commit took. */
+  let size = FIRST_BATCH_ENTRIES;
+  let lastCommitMs: number | undefined;
   for (const [index, source] of opts.sources.entries()) {
     using file = new SourceFile(source);
     // Reads go to the worker (a file of lines, an opencode session); a batch read there comes back as this thread would have read it.
@@ -87,7 +90,7 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       const row = await opts.sink.cursor(source.key);
       const start = cursorOf(row);
       // Only a run's first entry may pass the byte budget alone (it can hold no more than one chunk anyway).
-      const readOpts = batchOptions(opts, left, { start, session: row?.session ?? opts.session, first: result.lines === 0 && result.bytes === 0, batches });
+      const readOpts = batchOptions(opts, left, { start, session: row?.session ?? opts.session, first: result.lines === 0 && result.bytes === 0, size });
       let read: BatchRead | undefined;
       const pipelined = worker !== undefined && (worker.holds(source, readOpts) || worthAhead(source, start.offset));
       if (worker && pipelined) {
@@ -111,7 +114,7 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
         // While this batch commits, read what comes next if it commits: the rest of this file, or the next source's first batch.
         const after = { entries: left.entries - batch.entries.length, bytes: left.bytes - bytes };
         const nextSource = opts.sources[index + 1];
-        const at = { first: false, batches: batches + 1 };
+        const at = { first: false, size: nextSize(size, lastCommitMs, budget) };
         if (worker && !complete) worker.prefetch(source, batchOptions(opts, after, { start: batch.end, session: batch.session, ...at }));
         else if (complete && nextSource !== undefined) await readFirst(opts, nextSource, after, at);
         else if (complete && nextSource === undefined) await opts.readNext?.();
@@ -120,10 +123,15 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       for (const w of await storeImages(opts.sink.memory, images)) warnings.add(w);
       const began = performance.now();
       const outcome = await commitNaming(opts.sink, batch);
+      const took = performance.now() - began;
+      if (ahead) {
+        size = nextSize(size, lastCommitMs, budget);
+        lastCommitMs = took;
+      }
       if (pipelined) {
         // With the next batch read meanwhile, commits would follow each other with no gap: leave the write lock
         // free for a quarter of the time it was held, so a hook waiting on it (busy timeout) gets in.
-        await Bun.sleep(Math.min(YIELD_MAX_MS, (performance.now() - began) / 4));
+        await Bun.sleep(Math.min(YIELD_MAX_MS, took / 4));
       }
       if (outcome.status === "moved") {
         // Another run moved the cursor: read again from where it is now.
@@ -137,7 +145,6 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       left.entries -= batch.entries.length;
       left.bytes -= bytes;
       result.fileBytes += batch.end.offset - batch.start.offset;
-      batches++;
       opts.onCommit?.(result.fileBytes);
       if (complete) break;
     }
@@ -154,26 +161,41 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
  */
 export async function readAheadFirst(opts: RunOptions): Promise<void> {
   const source = opts.sources[0];
-  if (source !== undefined) await readFirst(opts, source, { entries: opts.budget.entries, bytes: opts.budget.bytes }, { first: true, batches: 0 });
+  if (source !== undefined)
+    await readFirst(opts, source, { entries: opts.budget.entries, bytes: opts.budget.bytes }, { first: true, size: FIRST_BATCH_ENTRIES });
 }
 
-async function readFirst(opts: RunOptions, source: Source, left: { entries: number; bytes: number }, at: { first: boolean; batches: number }): Promise<void> {
+async function readFirst(opts: RunOptions, source: Source, left: { entries: number; bytes: number }, at: { first: boolean; size: number }): Promise<void> {
   if (!opts.readAhead) return;
   const row = await opts.sink.cursor(source.key);
   const start = cursorOf(row);
   if (worthAhead(source, start.offset)) opts.readAhead.prefetch(source, batchOptions(opts, left, { start, session: row?.session ?? opts.session, ...at }));
 }
 
+/**
+ * The entries of the next batch of a run that reads ahead, after one of
+ * `size`: doubled (the worker reads a batch while the one before commits,
+ * so they grow together) up to the budget's batch size, kept once a commit
+ * takes half of COMMIT_TARGET_MS, halved past it: a hook waits for a commit
+ * to end, and on a busy machine smaller batches keep that wait short. It is
+ * chosen when the next batch's read starts, before the current batch
+ * commits, so from the commit before (`lastCommitMs`).
+ */
+function nextSize(size: number, lastCommitMs: number | undefined, budget: Budget): number {
+  const most = budget.batchEntries ?? APPEND_MAX_ENTRIES;
+  if (lastCommitMs !== undefined && lastCommitMs > COMMIT_TARGET_MS) return Math.max(FIRST_BATCH_ENTRIES, Math.floor(size / 2));
+  if (lastCommitMs !== undefined && lastCommitMs > COMMIT_TARGET_MS / 2) return Math.min(most, size);
+  return Math.min(most, size * 2);
+}
+
 /** The options of one batch's read, from where it starts and what is left of the budget. */
 function batchOptions(
   opts: RunOptions,
   left: { entries: number; bytes: number },
-  at: { start: CaptureCursor; session: string; first: boolean; batches: number },
+  at: { start: CaptureCursor; session: string; first: boolean; size: number },
 ): ReadBatchOptions {
   const { budget } = opts;
-  // A run that reads ahead starts with a small batch and doubles it: the worker reads the next one while
-  // this one commits, and a batch takes the worker about as long to read as the one before takes to commit.
-  const entries = opts.readAhead ? FIRST_BATCH_ENTRIES * 2 ** Math.min(at.batches, 16) : (budget.batchEntries ?? APPEND_MAX_ENTRIES);
+  const entries = opts.readAhead ? at.size : (budget.batchEntries ?? APPEND_MAX_ENTRIES);
   return {
     start: at.start,
     session: at.session,
