@@ -24,6 +24,7 @@ export const SLOW_FILES: Readonly<Record<string, string>> = {
   "test/**/*.e2e.test.ts": "drive the compiled binary end to end",
   "test/**/crash.test.ts": "kill -9 loops over many processes",
   "test/capture/big.test.ts": "100 MiB tool results, runs killed between chunks",
+  "test/capture/big-harness.test.ts": "100 MiB tool outputs of Codex, Gemini CLI and opencode, runs killed between chunks",
   "test/capture/race.test.ts": "hooks of one session racing in many processes",
   "test/capture/remote.test.ts": "a 64 MiB entry through a real serve",
   "test/objects/http-big.test.ts": "a 2 GiB object over HTTP",

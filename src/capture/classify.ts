@@ -10,6 +10,8 @@
  *   progress, system lines, isMeta user lines, interruption markers).
  * - noise `zerodb`: zerodb's own output read back: calls of its MCP tools,
  *   their results, and the SessionStart context it returned.
+ * - noise `rewrite`: a message the harness wrote again unchanged (Gemini CLI,
+ *   gemini-versions.ts): the earlier line holds the same text.
  *
  * Pure and deterministic: the same line (and, for tool results, the same
  * transcript before it) always gives the same answer, because the answer is
@@ -22,7 +24,7 @@ import { CONTEXT_HEADER } from "./start-context.ts";
 /** A captured turn's kind (meta.kind). */
 export type Kind = "prompt" | "reply" | "tool_call" | "tool_result" | "system";
 /** Why search leaves a turn out by default (meta.noise); absent for a normal turn. */
-export type Noise = "bookkeeping" | "zerodb";
+export type Noise = "bookkeeping" | "zerodb" | "rewrite";
 
 /** A tool_use block of a line: its id and the tool's name. */
 export interface ToolUse {
@@ -43,6 +45,8 @@ export interface Shape {
   results: string[];
   /** The tools those results answer, when the line names them itself (opencode keeps a call and its result in one part). */
   resultTools?: string[];
+  /** The line repeats an earlier line's message unchanged (gemini-versions.ts). */
+  rewrite?: boolean;
 }
 
 /**
@@ -74,6 +78,7 @@ export function classify(shape: Shape, content: string, toolName: (id: string) =
   // Metadata lines that copy whole API requests (the context among them) stay bookkeeping.
   if (!shape.metadata && (kind === "system" || kind === "prompt") && holdsStartContext(content, kind)) return { kind: "system", noise: "zerodb" };
   if (kind === "system") return shape.bookkeeping ? { kind, noise: "bookkeeping" } : { kind };
+  if (shape.rewrite) return { kind, noise: "rewrite" };
   // A line is zerodb's only when every tool in it is: a call beside another tool's stays findable.
   if (kind === "tool_call" && shape.uses.length > 0 && shape.uses.every((u) => isZerodbTool(u.name))) return { kind, noise: "zerodb" };
   if (kind === "tool_result" && shape.resultTools !== undefined && shape.resultTools.length > 0)

@@ -10,7 +10,7 @@
  */
 import type { Config } from "../config.ts";
 import { captureSession, projectSession } from "../project.ts";
-import { codexSource, findRollout } from "./codex.ts";
+import { codexSource, findRollout, threadOrigin } from "./codex.ts";
 import { describe } from "./hook.ts";
 import { RUN_MAX_BYTES, SYNC_BATCH_ENTRIES } from "./limits.ts";
 import { logProblems } from "./log.ts";
@@ -48,11 +48,13 @@ export async function runCodexHook(io: CodexHookIo): Promise<void> {
       // The rollout's own cwd first, as `capture sync` reads it: both put the thread in one session.
       const cwd = transcriptCwd(rollout) ?? note.cwd;
       if (cwd === undefined) throw new Error("neither the rollout nor the notification names a working directory");
+      // A subagent thread Codex spawned goes into its parent's session, marked as a sidechain (as `capture sync` does).
+      const origin = threadOrigin(rollout);
       const r = await io.withSink(config, (sink) =>
         captureSources({
           sink,
-          sources: [codexSource(rollout, note.thread)],
-          session: captureSession(projectSession(cwd), note.thread),
+          sources: [codexSource(rollout, note.thread, origin)],
+          session: captureSession(projectSession(cwd), origin.parent ?? note.thread),
           redact: config.redact,
           budget: { entries: Number.POSITIVE_INFINITY, bytes: Number.POSITIVE_INFINITY, batchEntries: SYNC_BATCH_ENTRIES, batchBytes: RUN_MAX_BYTES },
         }),

@@ -9,6 +9,7 @@
  */
 import { join } from "node:path";
 import { listDir } from "../util/fs.ts";
+import { openLines } from "./lines.ts";
 import { type Source, idemPrefix } from "./sources.ts";
 
 const ROLLOUT = /^rollout-.*-([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl(\.zst)?$/;
@@ -19,10 +20,77 @@ export function rolloutId(fileName: string): string | undefined {
   return ROLLOUT.exec(fileName)?.[1]?.toLowerCase();
 }
 
-/** The capture source of a rollout file. */
-export function codexSource(path: string, threadId: string): Source {
+/**
+ * Where a thread came from, by its session_meta's `source` (Codex's
+ * SessionSource, serialized as in its state database, e.g.
+ * `{"subagent":{"other":"guardian"}}`): `"cli"`, `"vscode"`, `"exec"`,
+ * `"mcp"` for a thread a person runs; `{"subagent": "review" | "compact" |
+ * "memory_consolidation" | {"thread_spawn": {"parent_thread_id", "depth",
+ * "agent_nickname", "agent_role", ...}} | {"other": name}}` for one Codex
+ * started itself, and `{"internal": name}` for its own internal threads.
+ */
+export interface ThreadOrigin {
+  /** Set for a thread Codex started: `thread_spawn`, `review`, `compact`, `other:<name>`, `internal:<name>`... */
+  subagent?: string;
+  /** The thread whose session it goes into: the root thread (session_meta `session_id`), else the spawning thread. */
+  parent?: string;
+}
+
+/** A rollout's origin, from its first line (session_meta); none when it cannot be read or says nothing. */
+export function threadOrigin(path: string): ThreadOrigin {
+  let first: string | undefined;
+  try {
+    using reader = openLines(path);
+    for (const line of reader.lines(0)) {
+      first = Buffer.from(line.bytes.buffer, line.bytes.byteOffset, line.bytes.byteLength).toString("utf8");
+      break;
+    }
+  } catch {
+    return {};
+  }
+  if (first === undefined || !first.includes('"session_meta"')) return {};
+  let meta: { type?: unknown; payload?: { id?: unknown; session_id?: unknown; source?: unknown } };
+  try {
+    meta = JSON.parse(first) as typeof meta;
+  } catch {
+    return {};
+  }
+  if (meta.type !== "session_meta") return {};
+  const origin = originOf(meta.payload?.source);
+  // A spawned thread's `session_id` is its root thread's (a subagent's subagent names its own parent in the source): the root's session holds them all.
+  const root = typeof meta.payload?.session_id === "string" ? meta.payload.session_id.toLowerCase() : undefined;
+  if (origin.subagent !== undefined && root !== undefined && THREAD_ID.test(root) && root !== meta.payload?.id) return { ...origin, parent: root };
+  return origin;
+}
+
+/** The origin a session_meta `source` value names. */
+export function originOf(source: unknown): ThreadOrigin {
+  if (typeof source !== "object" || source === null || Array.isArray(source)) return {};
+  const o = source as Record<string, unknown>;
+  const label = (v: unknown): string | undefined => (typeof v === "string" && SAFE_LABEL.test(v) ? v : undefined);
+  if ("internal" in o) return { subagent: `internal:${label(o.internal) ?? "other"}` };
+  if (!("subagent" in o)) return {};
+  const sub = o.subagent;
+  if (typeof sub === "string") return { subagent: label(sub) ?? "other" };
+  if (typeof sub !== "object" || sub === null || Array.isArray(sub)) return { subagent: "other" };
+  const s = sub as Record<string, unknown>;
+  if ("thread_spawn" in s) {
+    const spawn = s.thread_spawn as { parent_thread_id?: unknown } | null;
+    const parent = typeof spawn?.parent_thread_id === "string" ? spawn.parent_thread_id.toLowerCase() : undefined;
+    return { subagent: "thread_spawn", ...(parent !== undefined && THREAD_ID.test(parent) ? { parent } : {}) };
+  }
+  if ("other" in s) return { subagent: `other:${label(s.other) ?? "other"}` };
+  const kind = Object.keys(s)[0];
+  return { subagent: label(kind) ?? "other" };
+}
+
+const SAFE_LABEL = /^[A-Za-z0-9_.-]{1,64}$/;
+const THREAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The capture source of a rollout file; a thread Codex started itself is marked as a subagent's (sidechain). */
+export function codexSource(path: string, threadId: string, origin: ThreadOrigin = {}): Source {
   const key = `codex:${threadId}`;
-  return { format: "codex", key, idemPrefix: idemPrefix(key), path };
+  return { format: "codex", key, idemPrefix: idemPrefix(key), path, ...(origin.subagent !== undefined ? { agentId: threadId } : {}) };
 }
 
 /** The dated directories `sessions/YYYY/MM/DD`, oldest first. */

@@ -128,7 +128,7 @@ export function sessionRecords(dbPath: string, session: SessionRow, offset: numb
               yield { start: p.position, end: p.position + 1, position: p.position, bytes: new Uint8Array(0) };
               continue;
             }
-            part = { id: p.part.id, ...parseObject(row.data) };
+            part = { id: p.part.id, ...readPart(parseObject(row.data), p.result === true) };
           }
           const record = {
             record: p.part === undefined ? "message" : p.result ? "tool_result" : "part",
@@ -227,6 +227,25 @@ function finished(m: { row: MessageRow; data: Record<string, unknown>; parts: Pa
     return m.laterAssistant || m.now - lastWrite > ASSISTANT_STALE_MS;
   }
   return m.later || m.now - lastWrite > USER_SETTLED_MS;
+}
+
+/**
+ * What a tool part's record needs: opencode keeps a tool's output twice (its
+ * `state.output` and `state.metadata.output`), and the call shows only the
+ * input. The copy and, for the call, the output are left out, so a 100 MiB
+ * output is carried once, by its result's record (render-opencode.ts reads
+ * neither `state.metadata` nor a call's output).
+ */
+function readPart(part: Record<string, unknown>, result: boolean): Record<string, unknown> {
+  const state = part.type === "tool" ? part.state : undefined;
+  if (typeof state !== "object" || state === null || Array.isArray(state)) return part;
+  const { metadata: _copy, ...kept } = state as Record<string, unknown>;
+  if (!result) {
+    delete kept.output;
+    delete kept.error;
+    delete kept.attachments;
+  }
+  return { ...part, state: kept };
 }
 
 function parseObject(text: string): Record<string, unknown> {

@@ -9,7 +9,8 @@ import type { CaptureBatch, CaptureCursor, CaptureEntry } from "../store/capture
 import { lineEntries } from "./entries.ts";
 import { rendererOf } from "./formats.ts";
 import type { PendingImage } from "./images.ts";
-import { type LineReader, openLines } from "./lines.ts";
+import { messageVersions } from "./gemini-versions.ts";
+import { type LineReader, isJsonChat, openLines } from "./lines.ts";
 import type { Source } from "./sources.ts";
 import { toolNames } from "./tool-names.ts";
 
@@ -95,6 +96,9 @@ export function readBatch(
   let firstChunk = start.chunk;
   const render = rendererOf(source.format);
   const tools = toolNames((buf, offset) => reader.readAt(buf, offset), start.offset, { render });
+  // Gemini writes a message again with the same id as it changes: each version is told against the one before.
+  const versions =
+    source.format === "gemini" && !isJsonChat(source.path) ? messageVersions((buf, offset) => reader.readAt(buf, offset), start.offset, render) : undefined;
   outer: for (const line of reader.lines(start.offset)) {
     if (deadline !== undefined && performance.now() > deadline && lines + entries.length > 0) {
       complete = false;
@@ -111,7 +115,7 @@ export function readBatch(
       position,
       agentId: source.agentId,
       redact,
-      render,
+      render: versions ? (t) => versions.render(t, line.start) : render,
       toolName: (id) => tools.name(id, line.start),
     });
     tools.note(made.uses, line.start);

@@ -14,6 +14,8 @@ declare const self: Worker;
 /** The files of the last sources read (two: the one being read, and the next one read ahead). */
 const files = new Map<string, SourceFile>();
 const KEEP = 2;
+/** The last batch stopped between the chunks of a line. */
+let insideLine = false;
 
 self.onmessage = (e: MessageEvent<ReadRequest | { close: true }>) => {
   const msg = e.data;
@@ -39,8 +41,12 @@ self.onmessage = (e: MessageEvent<ReadRequest | { close: true }>) => {
   files.set(name, file);
   const warnings = new Set<string>();
   let reply: ReadReply;
+  // A batch that stopped inside a line is followed by one that reads that line again: let the last reading go first
+  // (as run.ts does on the main thread), so the worker's memory follows one line, not the batches.
+  if (insideLine) Bun.gc(true);
   try {
     const read = readBatch(source, file, opts, warnings);
+    insideLine = read !== undefined && read.batch.end.chunk > 0;
     // The store's hashes and index text of each entry, here rather than on the thread that commits.
     if (read !== undefined) read.batch.prepared = prepareTurns(read.batch);
     reply = { id, read, warnings: [...warnings] };

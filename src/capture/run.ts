@@ -7,6 +7,7 @@
 import { APPEND_MAX_ENTRIES } from "../limits.ts";
 import { ZeroDbError } from "../errors.ts";
 import { type CaptureBatch, type CaptureCursor, cursorOf } from "../store/capture.ts";
+import { currentGeneration } from "./cursor-identity.ts";
 import { storeImages } from "./images.ts";
 import { type ReadAhead, readableAhead, worthAhead } from "./read-ahead.ts";
 import { type BatchRead, type ReadBatchOptions, SourceFile, readBatch } from "./read-batch.ts";
@@ -77,7 +78,9 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
   /** Entries of the next batch of a run that reads ahead, and how long its last commit took. */
   let size = FIRST_BATCH_ENTRIES;
   let lastCommitMs: number | undefined;
-  for (const [index, source] of opts.sources.entries()) {
+  for (const [index, named] of opts.sources.entries()) {
+    // A file replaced under its path is a new source read from its start (cursor-identity.ts).
+    const source = await currentGeneration(opts.sink, named, (w) => warnings.add(w));
     using file = new SourceFile(source);
     // Reads go to the worker (a file of lines, an opencode session); a batch read there comes back as this thread would have read it.
     const worker = readableAhead(source) ? ahead : undefined;
@@ -147,6 +150,9 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       result.fileBytes += batch.end.offset - batch.start.offset;
       opts.onCommit?.(result.fileBytes);
       if (complete) break;
+      // A batch that stopped inside a line (between its chunks) reads that line again: let the last reading go first,
+      // so memory follows one line, not the batches.
+      if (batch.end.chunk > 0) Bun.gc(true);
     }
   }
   result.warnings = [...warnings];

@@ -8,8 +8,9 @@ import { basename, join } from "node:path";
 import { captureSession, projectSession } from "../project.ts";
 import type { CursorRow } from "../store/capture.ts";
 import { SYNC_BATCH_ENTRIES, RUN_MAX_BYTES } from "./limits.ts";
-import { codexSource, rolloutId } from "./codex.ts";
+import { codexSource, rolloutId, threadOrigin } from "./codex.ts";
 import { chatCwd, chatPlace, chatSessionId, geminiSource } from "./gemini.ts";
+import { generationsOf } from "./cursor-identity.ts";
 import { countLines, isJsonChat, isZstd, openLines, transcriptSize } from "./lines.ts";
 import { opencodeSource, recordCounts } from "./opencode.ts";
 import { addressedSession, listSessions, parseAddress, withDatabase } from "./opencode-db.ts";
@@ -60,7 +61,11 @@ export function transcriptSources(path: string): { format: Format; harnessId?: s
   }
   const name = basename(path);
   const thread = rolloutId(name);
-  if (thread !== undefined) return { format: "codex", harnessId: thread, sources: [codexSource(path, thread)], cwd: () => transcriptCwd(path) };
+  if (thread !== undefined) {
+    // A subagent thread Codex spawned goes into its parent's session, marked as a sidechain.
+    const origin = threadOrigin(path);
+    return { format: "codex", harnessId: origin.parent ?? thread, sources: [codexSource(path, thread, origin)], cwd: () => transcriptCwd(path) };
+  }
   const place = chatPlace(path);
   if (place !== undefined) {
     const harnessId = chatSessionId(path, place);
@@ -196,6 +201,8 @@ export interface StatusRow {
   lines_behind: number;
   /** The transcript file is gone (Claude Code deletes old ones): what was captured stays. */
   missing?: true;
+  /** The file under that path was replaced by another, read as a later generation (cursor-identity.ts): what was captured stays. */
+  replaced?: true;
 }
 
 /** Where every transcript (and every cursor whose file is gone) stands. */
@@ -205,7 +212,21 @@ export async function captureStatus(sink: CaptureSink, transcripts: string[]): P
   const seen = new Set<string>();
   for (const t of transcripts) {
     const { format, sources } = transcriptSources(t);
-    for (const s of sources) {
+    for (const named of sources) {
+      // A file replaced under its path is read as a later generation; the earlier ones are listed as replaced.
+      const { current: s, earlier } = await generationsOf(sink.memory, named, cursors);
+      for (const c of earlier) {
+        seen.add(c.source);
+        rows.push({
+          source: c.source,
+          harness: format,
+          capture_session: c.session,
+          transcript: c.path,
+          lines_captured: c.position,
+          lines_behind: 0,
+          replaced: true,
+        });
+      }
       seen.add(s.key);
       const c = cursors.get(s.key);
       let behind = 0;

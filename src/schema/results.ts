@@ -33,6 +33,11 @@ export const SearchHit = z.object({
   score: z.number(),
   /** The query words (as the query wrote them) this hit holds. */
   matched: z.array(z.string()),
+  /**
+   * Only on a hit holding none of the query words: the LSN of the turn just
+   * before it in its conversation that does (it is that turn's reply or tool result).
+   */
+  follows: z.number().optional(),
   url: z.string().optional(),
 });
 export const SearchResult = z.object({ hits: z.array(SearchHit) });

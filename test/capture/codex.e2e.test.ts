@@ -84,3 +84,85 @@ test("Codex: a real `codex exec` runs the notify hook connect --capture installe
   ]);
   expect(turns.every((t) => t.idem_key?.startsWith(`codex:${thread}:`))).toBe(true);
 }, 180_000);
+
+/** A stand-in Responses API that has the parent spawn one subagent (multi_agent v1's spawn_agent), the subagent answer, then the parent finish. */
+function spawningResponses(): ReturnType<typeof Bun.serve> {
+  const ev = (data: { type: string; [k: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+  const say = (id: string, text: string) => ({ type: "message", role: "assistant", id, content: [{ type: "output_text", text, annotations: [] }] });
+  let n = 0;
+  return Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      if (!new URL(req.url).pathname.endsWith("/responses")) return new Response("not found", { status: 404 });
+      const input = JSON.stringify(((await req.json()) as { input?: unknown }).input ?? []);
+      n++;
+      const item = input.includes("function_call_output")
+        ? say(`msg_${n}`, "the subagent said koala")
+        : input.includes("say the word koala")
+          ? say(`msg_${n}`, "koala")
+          : {
+              type: "function_call",
+              id: `fc_${n}`,
+              call_id: "call_spawn",
+              name: "spawn_agent",
+              namespace: "multi_agent_v1",
+              arguments: '{"message":"say the word koala"}',
+            };
+      const usage = { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: null, output_tokens_details: null };
+      const body = [
+        ev({ type: "response.created", response: { id: `resp_${n}` } }),
+        ev({ type: "response.output_item.done", output_index: 0, item }),
+        ev({ type: "response.completed", response: { id: `resp_${n}`, usage } }),
+      ].join("");
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+}
+
+test("Codex: a real subagent spawned by `codex exec` (multi_agent) is captured into its parent thread's session, marked as a sidechain", async () => {
+  const codex = await harnessBin("codex");
+  if (!codex) return console.warn("skipping: Codex CLI unavailable");
+  using home = tempDir();
+  mkdirSync(join(home.path, ".codex"));
+  const project = join(home.path, "project");
+  mkdirSync(project);
+  await runJson(["connect", "--capture", "--harness", "codex"], { home: home.path });
+  await using api = spawningResponses();
+  const config = join(home.path, ".codex", "config.toml");
+  writeFileSync(
+    config,
+    `model = "stand-in"\nmodel_provider = "local"\n${readFileSync(config, "utf8")}\n[features]\nmulti_agent = true\n\n[model_providers.local]\nname = "local"\nbase_url = "http://127.0.0.1:${api.port}/v1"\nenv_key = "LOCAL_KEY"\nwire_api = "responses"\n`,
+  );
+  const proc = Bun.spawn([codex, "exec", "--skip-git-repo-check", "ask a helper for a word"], {
+    cwd: project,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, LOCAL_KEY: "anything" },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: 120_000,
+  });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  expect({ code, out: out.includes("the subagent said koala") }).toEqual({ code: 0, out: true });
+  const thread = /session id: ([0-9a-f-]{36})/.exec(out + err)?.[1];
+  expect(thread).toBeDefined();
+  // Whatever the notify hooks caught, capture sync finishes both rollouts.
+  const sync = await runJson(["capture", "sync"], {
+    home: home.path,
+    env: { CODEX_HOME: join(home.path, ".codex"), CLAUDE_CONFIG_DIR: join(home.path, "none") },
+  });
+  expect(sync.warnings).toEqual([]);
+  const turns = await readSession(home.path, captureSession(projectSession(project), thread!));
+  const child = turns.filter((t) => t.meta?.isSidechain === true);
+  const childThread = child[0]?.meta?.agent_id as string | undefined;
+  expect(childThread).toMatch(/^[0-9a-f-]{36}$/);
+  expect(childThread).not.toBe(thread);
+  expect(child.every((t) => t.meta?.agent_id === childThread && t.idem_key?.startsWith(`codex:${childThread}:`))).toBe(true);
+  expect(child.some((t) => t.meta?.kind === "reply" && t.content === "koala")).toBe(true);
+  const parent = turns.filter((t) => t.meta?.isSidechain !== true);
+  expect(parent.every((t) => t.idem_key?.startsWith(`codex:${thread}:`))).toBe(true);
+  expect(parent.some((t) => t.meta?.kind === "reply" && t.content === "the subagent said koala")).toBe(true);
+  // The child's session_meta as Codex wrote it: what capture relies on.
+  const meta = child.find((t) => t.meta?.type === "session_meta");
+  expect(meta?.content).toContain(`"thread_spawn":{"parent_thread_id":"${thread}"`);
+}, 180_000);

@@ -81,6 +81,48 @@ describe("Codex capture", () => {
     expect(await logLines(dir.path)).toEqual([]);
   }, 60_000);
 
+  test("a subagent thread Codex spawned (session_meta source subagent.thread_spawn) goes into its root thread's session marked as a sidechain; a review thread is marked too", async () => {
+    using dir = tempDir();
+    const L = codexLayout(dir.path);
+    const CHILD = "019a0000-4444-7000-8000-000000000004";
+    const GRANDCHILD = "019a0000-6666-7000-8000-000000000006";
+    const REVIEW = "019a0000-5555-7000-8000-000000000005";
+    // As Codex 0.171 writes a spawned thread's session_meta (seen in codex.e2e.test.ts): `session_id` the root thread's.
+    const withSource = (lines: unknown[], source: unknown, root?: string) =>
+      lines.map((l: any) =>
+        l.type === "session_meta"
+          ? { ...l, payload: { ...l.payload, ...(root ? { session_id: root } : {}), source, thread_source: "subagent", agent_nickname: "Scout" } }
+          : l,
+      );
+    const spawn = (parent: string, depth: number) => ({
+      subagent: { thread_spawn: { parent_thread_id: parent, depth, agent_path: null, agent_nickname: "Scout", agent_role: null } },
+    });
+    const write = (thread: string, lines: unknown[]) => writeFileSync(L.rollout(thread), lines.map(jsonl).join(""));
+    writeRollout(L.rollout(T1), T1, L.cwd, 1, "parent");
+    write(CHILD, withSource(rolloutLines(CHILD, L.cwd, 1, "child"), spawn(T1, 1), T1));
+    // A subagent's subagent names its own parent in the source and the root thread in session_id: the root's session holds it.
+    write(GRANDCHILD, withSource(rolloutLines(GRANDCHILD, L.cwd, 1, "grandchild"), spawn(CHILD, 2), T1));
+    write(REVIEW, withSource(rolloutLines(REVIEW, L.cwd, 1, "review"), { subagent: "review" }));
+    // The notify hook for the child thread, before any sync: already into the parent's session.
+    expect(await spawnCodexHook(L, CHILD).exited).toBe(0);
+    const env = { CODEX_HOME: L.codexHome, CLAUDE_CONFIG_DIR: `${dir.path}/no-claude` };
+    const sync = await runJson(["capture", "sync"], { home: dir.path, env });
+    expect(sync).toMatchObject({ transcripts: 4, appended: 3 * linesOf(1), warnings: [] });
+    const parent = await readSession(dir.path, captureSession(projectSession(L.cwd), T1));
+    const keys = [CHILD, T1, GRANDCHILD].flatMap((t) => expectedKeys(`codex:${t}`, linesOf(1)));
+    expect(keysOf(parent)).toEqual({ keys, duplicates: [] });
+    for (const sub of [CHILD, GRANDCHILD]) {
+      const own = parent.filter((t) => t.idem_key!.startsWith(`codex:${sub}:`));
+      expect(own.every((t) => t.meta.isSidechain === true && t.meta.agent_id === sub)).toBe(true);
+    }
+    expect(parent.filter((t) => t.idem_key!.startsWith(`codex:${T1}:`)).some((t) => t.meta.isSidechain !== undefined)).toBe(false);
+    expect(parent.find((t) => t.idem_key!.startsWith(`codex:${CHILD}:`) && t.meta.kind === "prompt")!.content).toBe("child 0 question");
+    // A review thread names no parent: its own session, its turns marked.
+    const review = await readSession(dir.path, captureSession(projectSession(L.cwd), REVIEW));
+    expect(review).toHaveLength(linesOf(1));
+    expect(review.every((t) => t.meta.isSidechain === true && t.meta.agent_id === REVIEW)).toBe(true);
+  }, 60_000);
+
   test("the notify hook exits 0 with nothing on stdout and one log line on a bad notification or an unknown thread", async () => {
     using dir = tempDir();
     const L = codexLayout(dir.path);

@@ -125,6 +125,60 @@ describe("Gemini CLI capture", () => {
     expect(names).toHaveLength(3);
   }, 60_000);
 
+  test("a message Gemini writes again with the same id: an unchanged copy is kept but left out of search, a grown one stores what was added; the same whether read in one run or across runs", async () => {
+    using dir = tempDir();
+    const L = geminiLayout(dir.path);
+    const chat = L.chat(FILE);
+    const tokens = { input: 10, output: 5, cached: 0, thoughts: 0, tool: 0, total: 15 };
+    const call = { id: "c1", name: "run_shell_command", args: { command: "grep -r zanzibar etc" }, status: "executing", timestamp: "2026-11-30T10:00:00.000Z" };
+    const result = [{ functionResponse: { id: "c1", name: "run_shell_command", response: { output: "etc/app.conf: wombat=on" } } }];
+    // As Gemini's chat recording writes them: recordMessage, recordMessageTokens, then recordToolCalls twice (scheduled, then done).
+    const g1 = msg.gemini("g1", "I will search for the quokka setting.");
+    appendLines(chat, [chatHead(SID), msg.user("u1", "where is the zanzibar setting?"), g1]);
+    const run = async () => {
+      const p = spawnGeminiHook(L, hookInput(L, "AfterAgent", SID, chat));
+      expect(await p.exited).toBe(0);
+    };
+    await run();
+    appendLines(chat, [
+      { ...g1, tokens },
+      { ...g1, tokens, toolCalls: [call] },
+      { ...g1, tokens, toolCalls: [{ ...call, status: "success", result }] },
+      msg.gemini("g2", "It is set in etc/app.conf."),
+    ]);
+    await run();
+    const session = captureSession(projectSession(L.cwd), SID);
+    const turns = await readSession(dir.path, session);
+    const key = `gemini:app/${FILE}`;
+    expect(keysOf(turns)).toEqual({ keys: Array.from({ length: 7 }, (_, i) => `${key}:${i}:0`), duplicates: [] });
+    const view = turns.map((t) => [t.meta.message_id ?? null, t.meta.rewrite ?? null, t.meta.kind, t.meta.noise ?? null, t.content]);
+    expect(view.slice(2)).toEqual([
+      ["g1", null, "reply", null, "I will search for the quokka setting."],
+      ["g1", "same", "reply", "rewrite", "I will search for the quokka setting."],
+      ["g1", "added", "tool_call", null, '[tool_use run_shell_command]\n{"command":"grep -r zanzibar etc"}'],
+      ["g1", "added", "tool_call", null, "[tool_result]\netc/app.conf: wombat=on"],
+      ["g2", null, "reply", null, "It is set in etc/app.conf."],
+    ]);
+    // Search finds each part of the message once.
+    for (const [query, at] of [
+      ["quokka", 2],
+      ["grep", 4],
+      ["wombat", 5],
+    ] as const) {
+      const { hits } = await runJson(["search", query, "--session", session], { home: dir.path });
+      expect([query, hits.map((h: any) => turns.findIndex((t) => t.lsn === h.lsn))]).toEqual([query, [at]]);
+    }
+    // capture sync into another store reads the chat in one run: the same turns.
+    using other = tempDir();
+    const env = { CODEX_HOME: join(dir.path, "none"), HOME: dir.path };
+    const sync = await runJson(["capture", "sync"], { home: other.path, env: { ...env, ZERODB_HOME: join(other.path, "zerodb") } });
+    expect(sync).toMatchObject({ appended: 7, warnings: [] });
+    const again = await readSession(other.path, session);
+    expect(again.map((t) => [t.idem_key, t.content, t.meta.rewrite ?? null, t.meta.noise ?? null])).toEqual(
+      turns.map((t) => [t.idem_key, t.content, t.meta.rewrite ?? null, t.meta.noise ?? null]),
+    );
+  }, 60_000);
+
   test("the hook never fails Gemini: bad input, a path that is not a chat, no transcript: exit 0, nothing on stdout", async () => {
     using dir = tempDir();
     const L = geminiLayout(dir.path);

@@ -25,9 +25,9 @@ describe("search finds what was said", () => {
       entries: [
         { role: "user", content: "The upload client retries every failed part three times." },
         { role: "assistant", content: "We turned off the retry in the upload client because it duplicated finished uploads." },
-        { role: "assistant", content: "The staging deploy timed out after 15 minutes." },
       ],
     });
+    await s.m.append({ session: "p/2", entries: [{ role: "assistant", content: "The staging deploy timed out after 15 minutes." }] });
     const r = await s.m.search({ query: "why did we turn off the retry in the upload client?", limit: 3 });
     expect(r.hits[0]!.snippet).toContain("[turned] [off] the [retry] in the [upload] [client]");
     expect(r.hits[0]!.matched).toEqual(["turn", "off", "retry", "upload", "client"]);

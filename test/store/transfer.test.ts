@@ -48,7 +48,11 @@ describe("export and import", () => {
       [2, "hi"],
     ]);
     expect(await dm.factGet({ key: "k" })).toEqual({ key: "k", value: "newer", lsn: 4 });
-    expect((await dm.search({ query: "wörld" })).hits.map((h) => h.lsn)).toEqual([1]);
+    // The prompt holds the word; the reply after it is a hit that follows it.
+    expect((await dm.search({ query: "wörld" })).hits.map((h) => [h.lsn, h.follows])).toEqual([
+      [1, undefined],
+      [2, 1],
+    ]);
     expect((await dm.search({ query: "secret" })).hits).toEqual([]);
     // I3 survives: retries are recognized, a forgotten key stays reserved.
     expect(

@@ -38,7 +38,8 @@ export function renderStatus(rows: StatusRow[], opts: { verbose: boolean }): str
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   const lines = table.map((row, r) => {
     const text = row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ");
-    return r > 0 && rows[r - 1]!.missing ? `${text}  (transcript deleted)` : text;
+    const s = r > 0 ? rows[r - 1]! : undefined;
+    return s?.missing ? `${text}  (transcript deleted)` : s?.replaced ? `${text}  (file replaced: read on as a new source)` : text;
   });
   const behind = rows.reduce((n, s) => n + s.lines_behind, 0);
   return [...lines, behind > 0 ? `${behind} line(s) behind: run \`zerodb capture sync\`` : "all captured"].join("\n");

@@ -38,5 +38,6 @@ export default zcommand({
 
 function humanHit(h: SearchHit): string {
   const where = h.kind === "link" ? `link ${h.url}` : `${h.session} ${h.role}`;
-  return `#${h.lsn} ${where} (${h.matched.join(", ")}): ${h.snippet}`;
+  const why = h.follows === undefined ? h.matched.join(", ") : `after #${h.follows}`;
+  return `#${h.lsn} ${where} (${why}): ${h.snippet}`;
 }

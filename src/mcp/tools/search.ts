@@ -12,7 +12,7 @@ export const search = defineTool({
     "A turn matches on any word of the query, near forms included (deploy finds deployed); turns holding more of the words, and rarer ones, rank first, then what the user chose to remember. " +
     'Put "an exact phrase" in quotes, end a word with * for a prefix, set all_words to require every word; narrow with session, prefix (a session-name prefix) or role. ' +
     "Use it before starting a task to find earlier decisions, or whenever the user refers to something said before. " +
-    "Returns hits with lsn, session, role, the query words each matched, a snippet with [matches] marked, and a score; read the surrounding turns with recall.",
+    "Returns hits with lsn, session, role, the query words each matched (or, for the reply or tool result right after a match, which turn it follows), a snippet with [matches] marked, and a score; read the surrounding turns with recall.",
   input: SearchInput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, ctx) {
@@ -25,7 +25,7 @@ export const search = defineTool({
             ...r.hits.map((h) =>
               h.kind === "link"
                 ? `#${h.lsn} link ${h.url}: ${h.snippet}`
-                : `#${h.lsn} ${h.session} ${h.role} (matched ${h.matched.join(", ")}; score ${h.score.toFixed(2)}): ${h.snippet}`,
+                : `#${h.lsn} ${h.session} ${h.role} (${h.follows === undefined ? `matched ${h.matched.join(", ")}` : `follows the match #${h.follows}`}; score ${h.score.toFixed(2)}): ${h.snippet}`,
             ),
           ];
     return { text: lines.join("\n"), structured: r };

@@ -2,10 +2,12 @@
  * Stages 2 and 3 of a PostgreSQL search (search.ts): the rows stage 1 chose
  * are read through a bounded window and ranked by src/search/rank.ts, as the
  * SQLite engine ranks them; the best turns' conversation neighbours (one
- * statement for all) are scored too and lift them. A hit's snippet comes
+ * statement for all) are scored too, lift them, and may be hits themselves
+ * (src/search/context.ts). A hit's snippet comes
  * from that window only.
  */
 import type { SQL } from "bun";
+import { AFTER, CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext } from "../../search/context.ts";
 import { countTerms } from "../../search/match.ts";
 import type { Term } from "../../search/query.ts";
 import { bm25, score } from "../../search/rank.ts";
@@ -14,14 +16,8 @@ import type { SearchInput } from "../../schema/ops.ts";
 import type { SearchHit } from "../../schema/results.ts";
 import { Params, filterSql } from "./search-filter.ts";
 
-/** The best turns whose conversation neighbours are read. */
-const CONTEXT_TOP = 12;
-/** Turns on each side of a turn that count as its neighbours. */
-const NEIGHBOURS = 3;
 /** Characters of a neighbour read for ranking. */
 const NEIGHBOUR_CHARS = 4096;
-/** How much of its best neighbour's score a turn gains. */
-const CONTEXT_WEIGHT = 0.5;
 /** BM25's average record length, in tokens (as the SQLite engine's). */
 const AVG_TOKENS = 80;
 /** Characters of a row read for ranking and its snippet. */
@@ -56,53 +52,39 @@ export async function rankRows(tx: SQL, tenant: string, input: SearchInput, term
     const held = tf.map((f) => f > 0);
     const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / weightAll;
     const own = share > 0 ? score({ share, near: c.near, bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }), cls: Number(row.sclass) }) : 0;
-    return { row, lsn, held, own, more: bytes > winBytes };
+    return { row, lsn, held, own, cls: Number(row.sclass), more: bytes > winBytes };
   };
   const scored = new Map<number, Scored>();
   for (const row of rows) {
     const r = scoreRow(row);
     scored.set(r.lsn, r);
   }
-  // A turn is read in its conversation (as the SQLite engine does): the best turns' neighbours are
-  // scored too, and each turn gains from its best neighbour, e.g. the answer after a question that
-  // holds the query's words.
+  // A turn is read in its conversation, as on the SQLite engine (src/search/context.ts).
   const top = [...scored.values()]
     .filter((r) => r.own > 0 && r.row.kind === "turn")
     .sort(byOwn)
     .slice(0, CONTEXT_TOP);
-  const context = new Map<number, number>();
-  const lift = (lsn: number, by: number) => context.set(lsn, Math.max(context.get(lsn) ?? 0, by));
-  const nearOf = new Map<number, Record<string, unknown>[]>();
+  const near = new Map<number, Near>(top.map((r) => [r.lsn, { before: [], after: [] }]));
   for (const row of await neighbours(tx, tenant, input, top)) {
     const { of, ...rest } = row;
-    const list = nearOf.get(Number(of));
-    if (list) list.push(rest);
-    else nearOf.set(Number(of), [rest]);
+    const lsn = Number(rest.lsn);
+    if (!scored.has(lsn)) scored.set(lsn, scoreRow(rest));
+    const n = near.get(Number(of))!;
+    (lsn < Number(of) ? n.before : n.after).push(lsn);
   }
-  for (const r of top) {
-    const near = nearOf.get(r.lsn) ?? [];
-    for (const row of near) if (!scored.has(Number(row.lsn))) scored.set(Number(row.lsn), scoreRow(row));
-    for (const row of near) {
-      const other = scored.get(Number(row.lsn))!;
-      // What a neighbour adds beyond the turn's own match: two turns saying the same lift neither.
-      lift(other.lsn, r.own - other.own);
-      lift(r.lsn, other.own - r.own);
-    }
+  // Nearest first on each side (the statement returns them so; sorted to not depend on it).
+  for (const n of near.values()) {
+    n.before.sort((x, y) => y - x);
+    n.after.sort((x, y) => x - y);
   }
-  return [...scored.values()]
-    .filter((r) => r.own > 0 && (!allWords || r.held.every(Boolean)))
-    .map((r) => ({ ...r, s: r.own + CONTEXT_WEIGHT * (context.get(r.lsn) ?? 0) }))
-    .sort((a, b) => b.s - a.s || b.lsn - a.lsn)
-    .slice(0, limit)
-    .map(({ row, held, s, more }) => toHit(row, terms, idfs, held, s, more));
+  return rankInContext(scored, near, { top, limit, allWords }).map(({ r, s, follows }) =>
+    toHit(r.row, { terms, idfs, held: r.held, s, more: r.more, follows }),
+  );
 }
 
-/** A row with its own score (zero when it holds no query word) and the words it holds. */
-interface Scored {
+/** A row read and scored. */
+interface Scored extends ContextScored {
   row: Record<string, unknown>;
-  lsn: number;
-  held: boolean[];
-  own: number;
   more: boolean;
 }
 
@@ -121,22 +103,24 @@ async function neighbours(tx: SQL, tenant: string, input: SearchInput, rs: Score
   const of = p.add(rs.map((r) => r.lsn));
   const subjects = p.add(rs.map((r) => r.row.subject as string));
   const filter = filterSql(p, tenant, input);
-  const side = (op: "<" | ">", order: "DESC" | "ASC") =>
+  const side = (op: "<" | ">", order: "DESC" | "ASC", n: number) =>
     `(SELECT t.lsn, t.kind, t.subject, t.data, t.sclass, t.bytes, left(t.text, ${NEIGHBOUR_CHARS}) AS win FROM tape t
-      WHERE ${filter} AND t.kind = 'turn' AND t.subject = r.subject AND t.lsn ${op} r.of ORDER BY t.lsn ${order} LIMIT ${NEIGHBOURS})`;
+      WHERE ${filter} AND t.kind = 'turn' AND t.subject = r.subject AND t.lsn ${op} r.of ORDER BY t.lsn ${order} LIMIT ${n})`;
   return tx.unsafe(
     `SELECT r.of, n.* FROM unnest(${of}::bigint[], ${subjects}::text[]) AS r(of, subject)
-     CROSS JOIN LATERAL (${side("<", "DESC")} UNION ALL ${side(">", "ASC")}) n`,
+     CROSS JOIN LATERAL (${side("<", "DESC", NEIGHBOURS)} UNION ALL ${side(">", "ASC", AFTER)}) n`,
     p.values,
   ) as Promise<Record<string, unknown>[]>;
 }
 
-function toHit(row: Record<string, unknown>, terms: Term[], idfs: number[], held: boolean[], s: number, more: boolean): SearchHit {
+function toHit(row: Record<string, unknown>, rank: { terms: Term[]; idfs: number[]; held: boolean[]; s: number; more: boolean; follows?: number }): SearchHit {
+  const { terms, idfs, held, s, more, follows } = rank;
   const data = row.data as { role?: SearchHit["role"]; url?: string };
   const matched = terms.filter((_, i) => held[i]).map((t) => t.text);
   const snip = snippet(row.win as string, { terms, weights: idfs, more });
   const score = Math.round(s * 1000) / 1000;
   const lsn = Number(row.lsn);
   if (row.kind === "link") return { lsn, kind: "link", session: null, role: null, snippet: snip, score, matched, url: data.url ?? "" };
-  return { lsn, kind: "turn", session: row.subject as string, role: data.role ?? null, snippet: snip, score, matched };
+  const hit: SearchHit = { lsn, kind: "turn", session: row.subject as string, role: data.role ?? null, snippet: snip, score, matched };
+  return follows === undefined ? hit : { ...hit, follows };
 }

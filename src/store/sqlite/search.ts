@@ -15,8 +15,10 @@
  *    are made again joined with the tape (search-candidates.ts).
  * 2. The best rows (POOL_SIZE_MIN, or twice the hits asked for) are read through
  *    a bounded window and ranked by src/search/rank.ts.
- * 3. The best turns' conversation neighbours are scored too, and a turn gains
- *    from a neighbour that matches better than it does.
+ * 3. The best turns' conversation neighbours are scored too: a turn gains
+ *    from a neighbour that matches better than it does, and the turns right
+ *    after a match (its reply, its tool result) can be hits themselves
+ *    (src/search/context.ts).
  *
  * FTS5's own `ORDER BY rank` computes BM25 for every matching row (half a
  * second for a common word in a million turns) and its snippet() grows with
@@ -24,6 +26,7 @@
  * (I9: forget deletes a row's index entries through search-index.ts.)
  */
 import type { Database } from "bun:sqlite";
+import { AFTER, CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext } from "../../search/context.ts";
 import { countTerms } from "../../search/match.ts";
 import { type Term, ftsOf, parseQuery } from "../../search/query.ts";
 import { bm25, score } from "../../search/rank.ts";
@@ -36,14 +39,8 @@ import { type Filter, candidates, filterOf, stageOne } from "./search-candidates
 
 /** Rows ranked in full (stage 2), at least; twice the hits asked for when that is more. */
 const POOL_SIZE_MIN = 60;
-/** The best turns whose conversation neighbours are read (stage 3). */
-const CONTEXT_TOP = 12;
-/** Turns on each side of a turn that count as its neighbours. */
-const NEIGHBOURS = 3;
 /** Characters of a neighbour read for ranking. */
 const NEIGHBOUR_CHARS = 4096;
-/** How much of its best neighbour's score a turn gains. */
-const CONTEXT_WEIGHT = 0.5;
 /** BM25's average record length, in tokens (a typical captured turn; the tape keeps no running average). */
 const AVG_TOKENS = 80;
 /** Characters of a turn read for ranking and its snippet. */
@@ -103,53 +100,39 @@ function searchTerms(db: Database, opts: { filter: Filter; terms: Term[]; limit:
   const scorer = rowScorer(terms, idfs, holders);
   const scored = new Map<number, Scored>();
   for (const row of windows(db, pool.lsns, WINDOW_CHARS)) scored.set(row.lsn, scorer(row));
-  // Stage 3: a turn is read in its conversation. The best turns' neighbours are scored too, and each
-  // turn gains from its best neighbour: the answer that follows a question holding the query's words.
+  // Stage 3: a turn is read in its conversation (src/search/context.ts).
   const top = [...scored.values()]
-    .filter((r) => r.s > 0 && r.row.kind === "turn")
-    .sort(byScore)
+    .filter((r) => r.own > 0 && r.row.kind === "turn")
+    .sort(byOwn)
     .slice(0, CONTEXT_TOP);
-  const context = new Map<number, number>();
-  const lift = (lsn: number, by: number) => context.set(lsn, Math.max(context.get(lsn) ?? 0, by));
+  const near = new Map<number, Near>();
   for (const r of top) {
-    const near = neighbours(db, filter, r.row);
-    const fresh = near.filter((lsn) => !scored.has(lsn));
+    const n = neighbours(db, filter, r.row);
+    near.set(r.lsn, n);
+    const fresh = [...n.before, ...n.after].filter((lsn) => !scored.has(lsn));
     for (const row of windows(db, fresh, NEIGHBOUR_CHARS)) scored.set(row.lsn, scorer(row));
-    for (const lsn of near) {
-      const other = scored.get(lsn)!;
-      // What a neighbour adds beyond the turn's own match: two turns saying the same lift neither.
-      lift(lsn, r.own - other.own);
-      lift(r.row.lsn, other.own - r.own);
-    }
   }
-  const ranked = [...scored.values()]
-    .filter((r) => r.own > 0 && (!allWords || r.held.every(Boolean)))
-    .map((r) => ({ ...r, s: r.own + CONTEXT_WEIGHT * (context.get(r.row.lsn) ?? 0) }))
-    .sort(byScore)
-    .slice(0, limit);
+  const ranked = rankInContext(scored, near, { top, limit, allWords });
   // A long turn whose words lie beyond the first window: its snippet comes from a wider one.
   const wide = new Map(
     windows(
       db,
-      ranked.filter((r) => !r.inWindow && r.row.more).map((r) => r.row.lsn),
+      ranked.filter(({ r }) => !r.inWindow && r.row.more).map(({ r }) => r.lsn),
       SNIPPET_WINDOW_CHARS,
     ).map((r) => [r.lsn, r]),
   );
-  return ranked.map(({ row, held, s }) => toHit(wide.get(row.lsn) ?? row, { terms, idfs, held, s }));
+  return ranked.map(({ r, s, follows }) => toHit(wide.get(r.lsn) ?? r.row, { terms, idfs, held: r.held, s, follows }));
 }
 
-/** A row with its own score (zero when it holds no query word) and the words it holds. */
-interface Scored {
+/** A row read and scored. */
+interface Scored extends ContextScored {
   row: PoolRow;
-  held: boolean[];
   /** Some query word occurs in the window read (else the snippet needs a wider one). */
   inWindow: boolean;
-  own: number;
-  s: number;
 }
 
-function byScore(a: Scored, b: Scored): number {
-  return b.s - a.s || b.row.lsn - a.row.lsn;
+function byOwn(a: Scored, b: Scored): number {
+  return b.own - a.own || b.lsn - a.lsn;
 }
 
 /** Scores rows by src/search/rank.ts: terms counted in each row's window, the index's word for what lies beyond it. */
@@ -164,7 +147,7 @@ function rowScorer(terms: Term[], idfs: number[], holders: RowList[]): (row: Poo
     const held = tf.map((f) => f > 0);
     const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / weightAll;
     const own = share > 0 ? score({ share, near: c.near, bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }), cls: row.sclass }) : 0;
-    return { row, held, own, s: own, inWindow: c.tf.some((f) => f > 0) };
+    return { lsn: row.lsn, row, held, own, cls: row.sclass, inWindow: c.tf.some((f) => f > 0) };
   };
 }
 
@@ -187,22 +170,22 @@ function windows(db: Database, lsns: number[], chars: number): PoolRow[] {
   });
 }
 
-/** The live turns just before and after a turn in its session that the filter admits. */
-function neighbours(db: Database, filter: Filter, row: PoolRow): number[] {
-  const q = (op: string, order: string) =>
+/** The live turns just before and after a turn in its session that the filter admits, nearest first. */
+function neighbours(db: Database, filter: Filter, row: PoolRow): Near {
+  const q = (op: string, order: string, n: number) =>
     (
       db
         .query(
           `SELECT t.lsn FROM tape t WHERE t.kind = 'turn' AND t.subject = ? AND t.lsn ${op} ? AND t.text IS NOT NULL AND ${filter.sql}
-           ORDER BY t.lsn ${order} LIMIT ${NEIGHBOURS}`,
+           ORDER BY t.lsn ${order} LIMIT ${n}`,
         )
         .values(row.subject, row.lsn, ...filter.params) as [number][]
     ).map((r) => r[0]);
-  return [...q("<", "DESC"), ...q(">", "ASC")];
+  return { before: q("<", "DESC", NEIGHBOURS), after: q(">", "ASC", AFTER) };
 }
 
-function toHit(row: PoolRow, rank: { terms: Term[]; idfs: number[]; held: boolean[]; s: number }): SearchHit {
-  const { terms, idfs, held, s } = rank;
+function toHit(row: PoolRow, rank: { terms: Term[]; idfs: number[]; held: boolean[]; s: number; follows?: number }): SearchHit {
+  const { terms, idfs, held, s, follows } = rank;
   const data = JSON.parse(row.data) as { role?: SearchHit["role"]; url?: string };
   const matched = terms.filter((_, i) => held[i]).map((t) => t.text);
   const snip = snippet(row.win, { terms, weights: idfs, more: row.more });
@@ -210,5 +193,6 @@ function toHit(row: PoolRow, rank: { terms: Term[]; idfs: number[]; held: boolea
   if (row.kind === "link") {
     return { lsn: row.lsn, kind: "link", session: null, role: null, snippet: snip, score, matched, url: data.url ?? "" };
   }
-  return { lsn: row.lsn, kind: "turn", session: row.subject, role: data.role ?? null, snippet: snip, score, matched };
+  const hit: SearchHit = { lsn: row.lsn, kind: "turn", session: row.subject, role: data.role ?? null, snippet: snip, score, matched };
+  return follows === undefined ? hit : { ...hit, follows };
 }

@@ -190,6 +190,23 @@ describe("viewer", () => {
     expect(html).toContain("<mark>Deploying</mark> <mark>rockets</mark> [x] today");
   });
 
+  test("a search hit that follows a match (a tool result holding none of the words) links the turn it follows", async () => {
+    using v = viewerApp();
+    const { token } = await v.store.tokens.create({ tenant: "alice" });
+    const { entries } = await v.store.memory("alice").append({
+      session: "s",
+      entries: [
+        { role: "assistant", content: "go tool pprof -top heap", meta: { kind: "tool_call" } },
+        { role: "tool", content: "Showing nodes accounting for 2.1GB", meta: { kind: "tool_result" } },
+      ],
+    });
+    const b = browser(v.app);
+    await b.login(token);
+    const html = await (await b.request("/ui/search?q=pprof")).text();
+    expect(html).toContain("Showing nodes accounting for 2.1GB");
+    expect(html).toContain(`after the match <a href="/ui/turn/${entries[0]!.lsn}">LSN ${entries[0]!.lsn}</a>`);
+  });
+
   test("a session page stays bounded however big its turns; the turn's page has all of it", async () => {
     using v = viewerApp();
     const { token } = await v.store.tokens.create({ tenant: "alice" });

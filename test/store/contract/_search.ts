@@ -37,6 +37,57 @@ export function searchCases(factory: Factory): void {
       expect(await lsns({ query: "alpha", role: "user" })).toEqual([z!]);
     });
 
+    contractTest(factory, "a tool call's result and a prompt's replies are hits too, naming the match they follow", async ({ a }) => {
+      const lsns = (
+        await a.append({
+          session: "s",
+          entries: [
+            { role: "user", content: "the push service keeps growing, can you profile its heap?" },
+            { role: "assistant", content: "go tool pprof -top http://push-1:6060/debug/pprof/heap", meta: { kind: "tool_call" } },
+            { role: "tool", content: "Showing nodes accounting for 2.1GB, 96.3% of 2.18GB total", meta: { kind: "tool_result" } },
+            { role: "assistant", content: "Disconnected sockets are never removed from the hub's map." },
+            { role: "user", content: "why is the journal so big?" },
+            { role: "assistant", content: "Let me look.", meta: { kind: "reply" } },
+            { role: "assistant", content: "du -sh /var/log/*", meta: { kind: "tool_call" } },
+            { role: "tool", content: "9.1G /var/log/x", meta: { kind: "tool_result" } },
+            { role: "assistant", content: "Nothing caps it: I set SystemMaxUse=2G.", meta: { kind: "reply" } },
+            { role: "user", content: "thanks, unrelated: rename the billing module" },
+            { role: "assistant", content: "Renamed it to invoicing." },
+          ],
+        })
+      ).entries.map((e) => e.lsn);
+      const [prompt, call, result, reply, question, first, , listing, closing, next, renamed] = lsns;
+      const hits = async (query: string) => new Map((await a.search({ query })).hits.map((h) => [h.lsn, h]));
+      // The call holds the words; its result holds none, and names it.
+      const pprof = await hits("pprof heap");
+      expect(pprof.get(call!)?.matched).toEqual(["pprof", "heap"]);
+      expect(pprof.get(call!)?.follows).toBeUndefined();
+      expect([pprof.get(result!)?.matched, pprof.get(result!)?.follows]).toEqual([[], call!]);
+      expect(pprof.get(prompt!)?.matched).toEqual(["heap"]);
+      // The prompt holding "heap" is answered by the reply that closes its exchange, after the tool turns.
+      expect(pprof.get(reply!)?.follows).toBe(prompt!);
+      const ranked = [...pprof.keys()];
+      expect(ranked.indexOf(result!)).toBeGreaterThan(ranked.indexOf(call!));
+      // A prompt's first reply and the reply that closes its exchange follow it; the tool turns between do not.
+      const journal = await hits("journal");
+      expect([...journal.entries()].map(([l, h]) => [l, h.follows])).toEqual([
+        [question!, undefined],
+        [closing!, question!],
+        [first!, question!],
+      ]);
+      expect(journal.has(listing!)).toBe(false);
+      // The next prompt begins another exchange.
+      expect((await hits("billing")).has(renamed!)).toBe(true);
+      expect(journal.has(next!) || journal.has(renamed!)).toBe(false);
+      // Requiring every word keeps only the turns that hold them.
+      expect((await a.search({ query: "pprof heap", all_words: true })).hits.map((h) => h.lsn)).toEqual([call!]);
+    });
+
+    contractTest(factory, "a note after a matching note is not a hit: notes stand alone", async ({ a }) => {
+      const [first] = await notes(a, "s", "the deploy key lives in vault", "lunch was good");
+      expect((await a.search({ query: "vault" })).hits.map((h) => h.lsn)).toEqual([first!]);
+    });
+
     contractTest(factory, "a word the memory does not hold finds nothing", async ({ a }) => {
       await notes(a, "s", "the deploy key lives in vault");
       expect(await a.search({ query: "zanzibar" })).toEqual({ hits: [] });

@@ -89,6 +89,12 @@ export function searchPages(ui: Hono<ViewerEnv>): void {
                     <>
                       <a href={`/ui/turn/${h.lsn}`}>LSN {h.lsn}</a> · {h.role} in{" "}
                       <a href={`${href("/ui/session", { s: h.session ?? "", after: h.lsn - 1, at: h.lsn })}#t${h.lsn}`}>{h.session}</a>
+                      {h.follows !== undefined && (
+                        <>
+                          {" "}
+                          · after the match <a href={`/ui/turn/${h.follows}`}>LSN {h.follows}</a>
+                        </>
+                      )}
                     </>
                   ) : (
                     <>

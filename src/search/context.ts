@@ -1,0 +1,115 @@
+/**
+ * Stage 3 of a search, the same on every engine (DESIGN.md 11): a turn is
+ * read in its conversation. The best turns' neighbours are scored too; a turn
+ * gains from a neighbour that matches better than it does; and the turns
+ * that answer a matching prompt or tool call (its first and closing
+ * replies, its result) rank close below it, as hits of their own even when
+ * they hold none of the query's words, since that is where the answer to
+ * what was asked usually is: `pprof heap` finds the profile the command
+ * printed, not only the command. Notes the user remembered stand alone: no
+ * turn answers them.
+ */
+import { SearchClass } from "./classify.ts";
+
+/** The best turns whose conversation neighbours are read. */
+export const CONTEXT_TOP = 12;
+/** Turns on each side of a turn that count as its neighbours. */
+export const NEIGHBOURS = 3;
+/** Turns read after a matching turn, to find its answer: its neighbours and a few more. */
+export const AFTER = 8;
+/** How much of its best neighbour's score a turn holding query words gains. */
+const CONTEXT_WEIGHT = 0.5;
+/** An answer's score, at least, as a share of the turn it answers: below that turn, above weaker matches. */
+const ANSWER_WEIGHT = 0.8;
+
+/** A scored row: its own score (zero when it holds no query word), which words it holds, its search class. */
+export interface Scored {
+  lsn: number;
+  own: number;
+  held: boolean[];
+  cls: number;
+}
+
+/** Turns that begin something else: no turn after them answers the match before them. */
+const NEW_TOPIC: ReadonlySet<number> = new Set([SearchClass.prompt, SearchClass.note]);
+/** Matching turns that a later turn answers: a prompt, a tool call. */
+const EXCHANGE: ReadonlySet<number> = new Set([SearchClass.prompt, SearchClass.tool_call]);
+
+/**
+ * The turns that answer a matching prompt or tool call, among the AFTER turns
+ * after it up to the next prompt or note: a tool call's result; a prompt's
+ * first reply and the reply that closes the exchange (after the tool calls
+ * it made).
+ */
+function answersOf<T extends Scored>(r: T, after: number[], scored: Map<number, T>): number[] {
+  let first: number | undefined;
+  let last: number | undefined;
+  for (const lsn of after) {
+    const t = scored.get(lsn);
+    if (!t || NEW_TOPIC.has(t.cls)) break;
+    if (r.cls === SearchClass.tool_call) {
+      if (t.cls === SearchClass.tool_result) return [lsn];
+      continue;
+    }
+    if (t.cls === SearchClass.reply) {
+      first ??= lsn;
+      last = lsn;
+    }
+  }
+  return [...new Set([first, last])].filter((x): x is number => x !== undefined);
+}
+
+/** A turn's neighbours in its session, nearest first on each side. */
+export interface Near {
+  before: number[];
+  after: number[];
+}
+
+/** A ranked row: its final score, and the matching turn it follows when it holds no query word itself. */
+export interface Ranked<T extends Scored> {
+  r: T;
+  s: number;
+  follows?: number;
+}
+
+/**
+ * The final ranking: `scored` holds every row read (the pool and the
+ * neighbours of `top`), `near` the neighbours of each of `top`.
+ */
+export function rankInContext<T extends Scored>(
+  scored: Map<number, T>,
+  near: Map<number, Near>,
+  opts: { top: T[]; limit: number; allWords: boolean },
+): Ranked<T>[] {
+  const context = new Map<number, number>();
+  const lift = (lsn: number, by: number) => context.set(lsn, Math.max(context.get(lsn) ?? 0, by));
+  /** A turn without query words, right after a matching one: the best turn it follows. */
+  const follows = new Map<number, { of: number; own: number }>();
+  for (const r of opts.top) {
+    const n = near.get(r.lsn) ?? { before: [], after: [] };
+    for (const lsn of [...n.before, ...n.after.slice(0, NEIGHBOURS)]) {
+      const other = scored.get(lsn);
+      if (!other) continue;
+      // What a neighbour adds beyond the turn's own match: two turns saying the same lift neither.
+      lift(lsn, r.own - other.own);
+      lift(r.lsn, other.own - r.own);
+    }
+    if (!EXCHANGE.has(r.cls)) continue;
+    for (const lsn of answersOf(r, n.after, scored)) {
+      const known = follows.get(lsn);
+      if (!known || known.own < r.own) follows.set(lsn, { of: r.lsn, own: r.own });
+    }
+  }
+  const out: Ranked<T>[] = [];
+  for (const r of scored.values()) {
+    if (opts.allWords && !r.held.every(Boolean)) continue;
+    if (r.own > 0) {
+      const f = follows.get(r.lsn);
+      out.push({ r, s: Math.max(r.own + CONTEXT_WEIGHT * (context.get(r.lsn) ?? 0), f ? ANSWER_WEIGHT * f.own : 0) });
+    } else {
+      const f = follows.get(r.lsn);
+      if (f) out.push({ r, s: ANSWER_WEIGHT * f.own, follows: f.of });
+    }
+  }
+  return out.sort((a, b) => b.s - a.s || b.r.lsn - a.r.lsn).slice(0, opts.limit);
+}
