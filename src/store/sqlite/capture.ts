@@ -11,7 +11,7 @@ import { Role } from "../../schema/common.ts";
 import { parseInput } from "../../schema/parse.ts";
 import { type CaptureBatch, type CommitOutcome, type CursorRow, cursorOf, resumeIndex } from "../capture.ts";
 import type { CaptureCursors } from "../types.ts";
-import { keyHeld } from "./_tape.ts";
+import { heldKeys } from "./_tape.ts";
 import { append } from "./turns.ts";
 
 const COLUMNS = "source, session, path, offset, position, chunk, updated";
@@ -44,8 +44,14 @@ export function commitCapture(db: Database, tenant: string, batch: CaptureBatch)
       if (from === "done" || from === "elsewhere") return { status: "moved", cursor: current };
       // Forgotten keys are looked up by their digest only when the tenant has forgotten anything.
       const forgotten = db.query("SELECT 1 FROM tape WHERE tenant = ? AND idem_digest IS NOT NULL LIMIT 1").get(tenant) !== null;
+      const held = heldKeys(
+        db,
+        tenant,
+        batch.entries.slice(from).map((e) => e.entry.idem_key),
+        { forgotten },
+      );
       const unheld: number[] = [];
-      for (let i = from; i < batch.entries.length; i++) if (!keyHeld(db, tenant, batch.entries[i]!.entry.idem_key, { forgotten })) unheld.push(i);
+      for (let i = from; i < batch.entries.length; i++) if (!held.has(batch.entries[i]!.entry.idem_key)) unheld.push(i);
       const fresh = unheld.map((i) => batch.entries[i]!);
       // Hashes and index text computed where the batch was read, when they were, for the entries written.
       const prepared = batch.prepared?.length === batch.entries.length ? unheld.map((i) => batch.prepared![i]!) : undefined;
