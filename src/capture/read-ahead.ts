@@ -40,6 +40,8 @@ export interface ReadRequest {
   id: number;
   source: WireSource;
   opts: ReadBatchOptions;
+  /** Compute the batch's prepared turns (hashes, index text) too. */
+  prepare: boolean;
 }
 
 /** The worker's answer: the batch (undefined when the file cannot be read) and its warnings, or why it failed. */
@@ -58,6 +60,14 @@ export class ReadAhead {
   #worker: Worker | undefined;
   #nextId = 1;
   readonly #waiting = new Map<number, { resolve: (r: ReadReply) => void; reject: (e: Error) => void }>();
+  /**
+   * Whether the worker also computes each batch's prepared turns (hashes and
+   * index text), which the commit otherwise computes: the caller turns it
+   * off while it waits for the worker, so the work goes to whichever thread
+   * has time (it changes nothing stored).
+   */
+  prepare = true;
+
   /** The worker's script: read-worker.ts (tests give one that fails). */
   constructor(readonly script: string = new URL("./read-worker.ts", import.meta.url).href) {}
 
@@ -104,7 +114,7 @@ export class ReadAhead {
         this.#waiting.set(id, { resolve, reject });
         // Alive while a read is in flight (someone awaits it), and no longer.
         worker.ref();
-        worker.postMessage({ id, source: wire, opts } satisfies ReadRequest);
+        worker.postMessage({ id, source: wire, opts, prepare: this.prepare } satisfies ReadRequest);
       }).then((reply) => {
         if (reply.error !== undefined) throw new Error(reply.error);
         return { read: reply.read, warnings: reply.warnings };

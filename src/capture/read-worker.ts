@@ -48,7 +48,7 @@ self.onmessage = (e: MessageEvent<ReadRequest | { close: true }>) => {
     const read = readBatch(source, file, opts, warnings);
     insideLine = read !== undefined && read.batch.end.chunk > 0;
     // The store's hashes and index text of each entry, here rather than on the thread that commits.
-    if (read !== undefined) read.batch.prepared = prepareTurns(read.batch);
+    if (read !== undefined && msg.prepare) read.batch.prepared = prepareTurns(read.batch);
     reply = { id, read, warnings: [...warnings] };
   } catch (err) {
     reply = { id, warnings: [], error: err instanceof Error ? err.message : String(err) };

@@ -66,7 +66,7 @@ const YIELD_MAX_MS = 50;
 /** Entries of the first batch of a run that reads ahead (later ones follow nextSize). */
 const FIRST_BATCH_ENTRIES = 512;
 /** A run that reads ahead keeps each commit (holding the write lock) near this long. */
-const COMMIT_TARGET_MS = 120;
+const COMMIT_TARGET_MS = 160;
 
 /** Captures what the sources hold beyond their cursors, within the budget. */
 export async function captureSources(opts: RunOptions): Promise<RunResult> {
@@ -98,6 +98,7 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       const pipelined = worker !== undefined && (worker.holds(source, readOpts) || worthAhead(source, start.offset));
       if (worker && pipelined) {
         // Read ahead already when it was asked for with these options (from this cursor); read now otherwise.
+        const asked = performance.now();
         try {
           const r = await worker.read(source, readOpts);
           for (const w of r.warnings) warnings.add(w);
@@ -105,6 +106,8 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
         } catch {
           read = readBatch(source, file, readOpts, warnings);
         }
+        // Waiting for the worker longer than a quarter of a commit: this thread has time for the hashes and index text.
+        if (lastCommitMs !== undefined) worker.prepare = performance.now() - asked <= lastCommitMs / 4;
       } else read = readBatch(source, file, readOpts, warnings);
       if (read === undefined) break;
       const { batch, lines, bytes, complete, images } = read;
