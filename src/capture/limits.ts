@@ -20,13 +20,14 @@ export const CHUNKS_MAX = 64;
 /** SessionStart's additionalContext, at most this many UTF-8 bytes. */
 export const CONTEXT_MAX_BYTES = 8 * KiB;
 /**
- * Entries per transaction in `capture sync` (which is not bounded per run).
- * Each transaction ends with an fsync and a new segment of the word index:
- * 1,024 entries per commit backfilled a Codex rollout 25% faster than 256,
- * and 4,096 another 15-20% faster than 1,024 (measured with the read-ahead
- * worker, where the commits are what is left on the main thread). A commit
- * of 4,096 holds the write lock 0.1-0.3 s, and sync leaves it free a quarter
- * of that after each (run.ts), well within a hook's busy timeout.
+ * Most entries per transaction in `capture sync` (which is not bounded per
+ * run). Each transaction ends with an fsync and a new segment of the word
+ * index: 1,024 entries per commit backfilled a Codex rollout 25% faster than
+ * 256, and 4,096 another 15-20% faster than 1,024 (measured with the
+ * read-ahead worker, where the commits are what is left on the main
+ * thread). Sync starts at 512 and grows or shrinks its batches so a commit
+ * holds the write lock under about 160 ms, then leaves it free a quarter of
+ * that (run.ts): a hook waiting for it gets in within about one commit.
  */
 export const SYNC_BATCH_ENTRIES = 4096;
 /** capture.log is rotated (to capture.log.1) past this size. */
