@@ -65,6 +65,8 @@ const MAX_ATTEMPTS = 8;
 const YIELD_MAX_MS = 50;
 /** Entries of the first batch of a run that reads ahead (later ones follow nextSize). */
 const FIRST_BATCH_ENTRIES = 512;
+/** Fewest entries a batch of a run that reads ahead shrinks to. */
+const MIN_BATCH_ENTRIES = 1024;
 /** A run that reads ahead keeps each commit (holding the write lock) near this long. */
 const COMMIT_TARGET_MS = 160;
 
@@ -185,14 +187,15 @@ async function readFirst(opts: RunOptions, source: Source, left: { entries: numb
  * The entries of the next batch of a run that reads ahead, after one of
  * `size`: doubled (the worker reads a batch while the one before commits,
  * so they grow together) up to the budget's batch size, kept once a commit
- * takes half of COMMIT_TARGET_MS, halved past it: a hook waits for a commit
- * to end, and on a busy machine smaller batches keep that wait short. It is
+ * takes half of COMMIT_TARGET_MS, halved past it down to MIN_BATCH_ENTRIES:
+ * a hook waits for a commit to end, and smaller batches keep that wait short. It is
  * chosen when the next batch's read starts, before the current batch
  * commits, so from the commit before (`lastCommitMs`).
  */
 function nextSize(size: number, lastCommitMs: number | undefined, budget: Budget): number {
   const most = budget.batchEntries ?? APPEND_MAX_ENTRIES;
-  if (lastCommitMs !== undefined && lastCommitMs > COMMIT_TARGET_MS) return Math.max(FIRST_BATCH_ENTRIES, Math.floor(size / 2));
+  // Not below 1,024 (what every batch was before): on a busy machine a commit is slow for want of CPU, not of the lock.
+  if (lastCommitMs !== undefined && lastCommitMs > COMMIT_TARGET_MS) return Math.min(most, Math.max(MIN_BATCH_ENTRIES, Math.floor(size / 2)));
   if (lastCommitMs !== undefined && lastCommitMs > COMMIT_TARGET_MS / 2) return Math.min(most, size);
   return Math.min(most, size * 2);
 }
