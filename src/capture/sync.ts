@@ -14,7 +14,7 @@ import { generationsOf } from "./cursor-identity.ts";
 import { countLines, isJsonChat, isZstd, openLines, transcriptSize } from "./lines.ts";
 import { opencodeSource, recordCounts } from "./opencode.ts";
 import { addressedSession, listSessions, parseAddress, withDatabase } from "./opencode-db.ts";
-import { ReadAhead } from "./read-ahead.ts";
+import { ReadAhead, coreFree } from "./read-ahead.ts";
 import { type RunOptions, type RunResult, captureSources, readAheadFirst } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
 import { type Format, type Source, harnessSessionId, mainSource, subagentSources } from "./sources.ts";
@@ -131,7 +131,7 @@ export interface SyncResult {
   warnings: string[];
 }
 
-/** Catches up every transcript given, in batches of at most SYNC_BATCH_ENTRIES entries and 32 MiB per transaction, reading ahead in a worker. */
+/** Catches up every transcript given, in batches of at most SYNC_BATCH_ENTRIES entries and 32 MiB per transaction, reading ahead in a worker when a core is free. */
 export async function syncTranscripts(
   sink: CaptureSink,
   transcripts: string[],
@@ -144,8 +144,8 @@ export async function syncTranscripts(
   for (const p of plans) for (const s of p.sources) if (s.open === undefined) total += Math.max(0, sizeOf(s.path) - ((await sink.cursor(s.key))?.offset ?? 0));
   const out: SyncResult = { transcripts: 0, appended: 0, skipped: 0, lines: 0, bytes: 0, warnings: [] };
   let done = 0;
-  // One worker reads ahead for every transcript (started at the first read, closed at the end).
-  using ahead = new ReadAhead();
+  // One worker reads ahead for every transcript (started at the first read, closed at the end), when a core is free for it.
+  using ahead = coreFree() ? new ReadAhead() : undefined;
   const runOptions = (p: Planned & { session: string }): RunOptions => ({
     sink,
     sources: p.sources,
