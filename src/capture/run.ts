@@ -25,6 +25,8 @@ export interface Budget {
   /** Entries and bytes per transaction (a run may commit several). */
   batchEntries?: number;
   batchBytes?: number;
+  /** Start with small batches and size them by how long each commit holds the write lock, up to batchEntries (capture sync: nextSize). */
+  growBatches?: boolean;
 }
 
 /** What to capture and where. */
@@ -63,12 +65,12 @@ export interface RunResult {
 const MAX_ATTEMPTS = 8;
 /** Longest pause between two commits of a run that reads ahead. */
 const YIELD_MAX_MS = 50;
-/** Entries of the first batch of a run that reads ahead (later ones follow nextSize). */
+/** Entries of the first batch of a run that grows its batches (later ones follow nextSize). */
 const FIRST_BATCH_ENTRIES = 512;
-/** Fewest entries a batch of a run that reads ahead shrinks to. */
+/** Fewest entries a batch of a run that grows its batches shrinks to. */
 const MIN_BATCH_ENTRIES = 1024;
-/** A run that reads ahead keeps each commit (holding the write lock) near this long. */
-const COMMIT_TARGET_MS = 160;
+/** A run that grows its batches keeps each commit (holding the write lock) near this long. */
+const COMMIT_TARGET_MS = 100;
 
 /** Captures what the sources hold beyond their cursors, within the budget. */
 export async function captureSources(opts: RunOptions): Promise<RunResult> {
@@ -77,7 +79,7 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
   const { budget } = opts;
   const left = { entries: budget.entries, bytes: budget.bytes };
   const ahead = opts.readAhead;
-  /** Entries of the next batch of a run that reads ahead, and how long its last commit took. */
+  /** Entries of the next batch of a run that grows its batches, and how long its last commit took. */
   let size = FIRST_BATCH_ENTRIES;
   let lastCommitMs: number | undefined;
   for (const [index, named] of opts.sources.entries()) {
@@ -132,7 +134,7 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       const began = performance.now();
       const outcome = await commitNaming(opts.sink, batch);
       const took = performance.now() - began;
-      if (ahead) {
+      if (budget.growBatches) {
         size = nextSize(size, lastCommitMs, budget);
         lastCommitMs = took;
       }
@@ -184,7 +186,7 @@ async function readFirst(opts: RunOptions, source: Source, left: { entries: numb
 }
 
 /**
- * The entries of the next batch of a run that reads ahead, after one of
+ * The entries of the next batch of a run that grows its batches, after one of
  * `size`: doubled (the worker reads a batch while the one before commits,
  * so they grow together) up to the budget's batch size, kept once a commit
  * takes half of COMMIT_TARGET_MS, halved past it down to MIN_BATCH_ENTRIES:
@@ -207,7 +209,7 @@ function batchOptions(
   at: { start: CaptureCursor; session: string; first: boolean; size: number },
 ): ReadBatchOptions {
   const { budget } = opts;
-  const entries = opts.readAhead ? at.size : (budget.batchEntries ?? APPEND_MAX_ENTRIES);
+  const entries = budget.growBatches ? at.size : (budget.batchEntries ?? APPEND_MAX_ENTRIES);
   return {
     start: at.start,
     session: at.session,

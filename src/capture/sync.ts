@@ -151,7 +151,7 @@ export async function syncTranscripts(
     sources: p.sources,
     session: p.session,
     redact: opts.redact,
-    budget: { entries: Infinity, bytes: Infinity, batchEntries: SYNC_BATCH_ENTRIES, batchBytes: RUN_MAX_BYTES },
+    budget: { entries: Infinity, bytes: Infinity, batchEntries: SYNC_BATCH_ENTRIES, batchBytes: RUN_MAX_BYTES, growBatches: true },
     onCommit: (bytesRead) => (p.sources[0]!.open === undefined ? opts.onProgress?.(done + bytesRead, total) : undefined),
     readAhead: ahead,
   });
