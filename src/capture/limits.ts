@@ -25,9 +25,9 @@ export const CONTEXT_MAX_BYTES = 8 * KiB;
  * index: 1,024 entries per commit backfilled a Codex rollout 25% faster than
  * 256, and 4,096 another 15-20% faster than 1,024 (measured with the
  * read-ahead worker, where the commits are what is left on the main
- * thread). Sync starts at 512 and grows or shrinks its batches so a commit
- * holds the write lock under about 160 ms, then leaves it free a quarter of
- * that (run.ts): a hook waiting for it gets in within about one commit.
+ * thread). Sync starts at 512 and grows or shrinks its batches (not below
+ * 1,024) so a commit holds the write lock about 50-100 ms (run.ts): a hook
+ * waiting for it gets in within about one commit.
  */
 export const SYNC_BATCH_ENTRIES = 4096;
 /** capture.log is rotated (to capture.log.1) past this size. */
