@@ -28,7 +28,7 @@ export async function compile(opts: { target?: string; outfile: string; commit: 
   const bytecode = opts.bytecode === false ? [] : ["--bytecode", "--format=cjs"];
   const outfile = resolve(opts.outfile);
   // process.execPath: the Bun running this script compiles, so every target gets the same runtime version.
-  await $`${process.execPath} build src/main.ts --compile ${bytecode} --minify-syntax --minify-whitespace ${target} --define ZERODB_BUILD_COMMIT=${JSON.stringify(opts.commit)} --outfile ${outfile}`
+  await $`${process.execPath} build src/main.ts src/capture/read-worker.ts --compile ${bytecode} --minify-syntax --minify-whitespace ${target} --define ZERODB_BUILD_COMMIT=${JSON.stringify(opts.commit)} --outfile ${outfile}`
     .cwd(ROOT)
     .quiet();
   return statSync(outfile).size;

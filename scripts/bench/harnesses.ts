@@ -3,14 +3,15 @@
  * hook, spawn to exit, for a 64-entry run (the target of DESIGN.md 7.2,
  * < 50 ms p95, as Claude Code's), and `capture sync`'s backfill throughput
  * in MiB of transcript per second (target ≥ 50 MiB/s), compressed Codex
- * rollouts included. The transcripts come from the capture tests' fixture
- * writers (test/capture/_codex.ts, _gemini.ts, _opencode.ts), each checked
+ * rollouts included, and Claude Code's. The transcripts come from the capture tests' fixture
+ * writers (test/capture/_codex.ts, _gemini.ts, _opencode.ts, _fixtures.ts), each checked
  * against the real CLI's format there. Every run's result is checked in the
  * store: a figure never times a run that stored less than it says.
  */
 import { appendFileSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { rolloutLines } from "../../test/capture/_codex.ts";
+import { conversation } from "../../test/capture/_fixtures.ts";
 import { chatHead, msg } from "../../test/capture/_gemini.ts";
 import { opencodeDb } from "../../test/capture/_opencode.ts";
 import { type Figure, type Section, percentile, ratio, scratch } from "./_lib.ts";
@@ -189,6 +190,33 @@ const opencode: Harness = {
   },
 };
 
+/** Claude Code, for its backfill only (its hook is timed by the hook section): the Codex turns' shape, a prompt, a tool call, its few-KB result and a reply. */
+const claudeCode: Pick<Harness, "name" | "backfill"> = {
+  name: "Claude Code",
+  backfill(h, mib) {
+    const id = "bench000-0000-4000-8000-00000000c1a0";
+    const dir = join(h.home, ".claude", "projects", h.cwd.replace(/[^A-Za-z0-9]/g, "-"));
+    mkdirSync(dir, { recursive: true });
+    const c = conversation(id, h.cwd);
+    const parts: string[] = [];
+    let size = 0;
+    for (let i = 0; size < mib * MiB; i++) {
+      const text = [
+        c.user(`step ${i}: run the tests and fix what fails`),
+        c.assistant([{ type: "tool_use", id: `toolu_${i}`, name: "Bash", input: { command: `npm test -- --grep step${i}` } }]),
+        c.toolResult(`toolu_${i}`, `step ${i} output `.repeat(200)),
+        c.assistant([{ type: "text", text: `step ${i} answer` }]),
+      ]
+        .map(jsonl)
+        .join("");
+      parts.push(text);
+      size += Buffer.byteLength(text);
+    }
+    writeFileSync(join(dir, `${id}.jsonl`), parts.join(""));
+    return size;
+  },
+};
+
 const section: Section = {
   name: "harnesses",
   async run(ctx) {
@@ -224,7 +252,7 @@ const section: Section = {
         note: "target < 50 ms",
       });
     }
-    for (const harness of [codex(false), codex(true), gemini, opencode]) {
+    for (const harness of [codex(false), codex(true), gemini, opencode, claudeCode]) {
       const h = layout(ctx.tmp, `sync-${harness.name.replace(/\W+/g, "-")}`);
       const bytes = harness.backfill(h, mib);
       const ms = await timed([ctx.bin, "capture", "sync", "--json"], { cwd: h.cwd, env: h.env });

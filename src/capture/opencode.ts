@@ -75,6 +75,7 @@ export function opencodeSource(dbPath: string, session: SessionRow): Source {
     idemPrefix: idemPrefix(key),
     path: dbPath,
     open: (offset) => sessionRecords(dbPath, session, offset),
+    opencode: { db: dbPath, session },
     ...(session.parentId !== null ? { agentId: session.id } : {}),
   };
 }

@@ -6,16 +6,13 @@
  */
 import { APPEND_MAX_ENTRIES } from "../limits.ts";
 import { ZeroDbError } from "../errors.ts";
-import { type CaptureBatch, type CaptureCursor, type CaptureEntry, cursorOf } from "../store/capture.ts";
-import { lineEntries } from "./entries.ts";
-import { type PendingImage, storeImages } from "./images.ts";
-import { isJsonChat, openLines } from "./lines.ts";
-import { messageVersions } from "./gemini-versions.ts";
+import { type CaptureBatch, type CaptureCursor, cursorOf } from "../store/capture.ts";
+import { currentGeneration } from "./cursor-identity.ts";
+import { storeImages } from "./images.ts";
+import { type ReadAhead, readableAhead, worthAhead } from "./read-ahead.ts";
+import { type BatchRead, type ReadBatchOptions, SourceFile, readBatch } from "./read-batch.ts";
 import type { CaptureSink } from "./sink.ts";
 import type { Source } from "./sources.ts";
-import { toolNames } from "./tool-names.ts";
-import { currentGeneration } from "./cursor-identity.ts";
-import { rendererOf } from "./formats.ts";
 
 /** How much one run may do. */
 export interface Budget {
@@ -28,6 +25,8 @@ export interface Budget {
   /** Entries and bytes per transaction (a run may commit several). */
   batchEntries?: number;
   batchBytes?: number;
+  /** Start with small batches and size them by how long each commit holds the write lock, up to batchEntries (capture sync: nextSize). */
+  growBatches?: boolean;
 }
 
 /** What to capture and where. */
@@ -40,6 +39,10 @@ export interface RunOptions {
   budget: Budget;
   /** Called after each commit with the transcript bytes consumed so far (progress). */
   onCommit?: (fileBytes: number) => void;
+  /** Reads each file's next batch in this worker while the last one commits (`capture sync`: two cores); the caller closes it. */
+  readAhead?: ReadAhead;
+  /** With readAhead: called once the run's last batch is read, before it commits, to start reading what the caller does next. */
+  readNext?: () => Promise<void>;
 }
 
 /** What a run did. */
@@ -60,6 +63,14 @@ export interface RunResult {
 
 /** Attempts per source when other runs keep moving the cursor. */
 const MAX_ATTEMPTS = 8;
+/** Longest pause between two commits of a run that reads ahead. */
+const YIELD_MAX_MS = 50;
+/** Entries of the first batch of a run that grows its batches (later ones follow nextSize). */
+const FIRST_BATCH_ENTRIES = 512;
+/** Fewest entries a batch of a run that grows its batches shrinks to. */
+const MIN_BATCH_ENTRIES = 1024;
+/** A run that grows its batches keeps each commit (holding the write lock) near this long. */
+const COMMIT_TARGET_MS = 100;
 
 /** Captures what the sources hold beyond their cursors, within the budget. */
 export async function captureSources(opts: RunOptions): Promise<RunResult> {
@@ -67,9 +78,16 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
   const warnings = new Set<string>();
   const { budget } = opts;
   const left = { entries: budget.entries, bytes: budget.bytes };
-  for (const named of opts.sources) {
+  const ahead = opts.readAhead;
+  /** Entries of the next batch of a run that grows its batches, and how long its last commit took. */
+  let size = FIRST_BATCH_ENTRIES;
+  let lastCommitMs: number | undefined;
+  for (const [index, named] of opts.sources.entries()) {
     // A file replaced under its path is a new source read from its start (cursor-identity.ts).
     const source = await currentGeneration(opts.sink, named, (w) => warnings.add(w));
+    using file = new SourceFile(source);
+    // Reads go to the worker (a file of lines, an opencode session); a batch read there comes back as this thread would have read it.
+    const worker = readableAhead(source) ? ahead : undefined;
     let attempts = 0;
     while (true) {
       if (left.entries <= 0 || left.bytes <= 0 || (budget.deadline !== undefined && performance.now() > budget.deadline)) {
@@ -78,19 +96,23 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
       }
       const row = await opts.sink.cursor(source.key);
       const start = cursorOf(row);
-      const limits = {
-        entries: Math.min(left.entries, budget.batchEntries ?? APPEND_MAX_ENTRIES),
-        bytes: Math.min(left.bytes, budget.batchBytes ?? left.bytes),
-      };
       // Only a run's first entry may pass the byte budget alone (it can hold no more than one chunk anyway).
-      const read = readBatch(source, {
-        start,
-        session: row?.session ?? opts.session,
-        redact: opts.redact,
-        limits: { ...limits, firstFree: result.lines === 0 && result.bytes === 0 },
-        deadline: budget.deadline,
-        warnings,
-      });
+      const readOpts = batchOptions(opts, left, { start, session: row?.session ?? opts.session, first: result.lines === 0 && result.bytes === 0, size });
+      let read: BatchRead | undefined;
+      const pipelined = worker !== undefined && (worker.holds(source, readOpts) || worthAhead(source, start.offset));
+      if (worker && pipelined) {
+        // Read ahead already when it was asked for with these options (from this cursor); read now otherwise.
+        const asked = performance.now();
+        try {
+          const r = await worker.read(source, readOpts);
+          for (const w of r.warnings) warnings.add(w);
+          read = r.read;
+        } catch {
+          read = readBatch(source, file, readOpts, warnings);
+        }
+        // Waiting for the worker longer than a quarter of a commit: this thread has time for the hashes and index text.
+        if (lastCommitMs !== undefined) worker.prepare = performance.now() - asked <= lastCommitMs / 4;
+      } else read = readBatch(source, file, readOpts, warnings);
       if (read === undefined) break;
       const { batch, lines, bytes, complete, images } = read;
       if (batch.end.position === start.position && batch.end.chunk === start.chunk) {
@@ -98,9 +120,29 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
         if (!complete) result.behind = true;
         break;
       }
+      if (ahead) {
+        // While this batch commits, read what comes next if it commits: the rest of this file, or the next source's first batch.
+        const after = { entries: left.entries - batch.entries.length, bytes: left.bytes - bytes };
+        const nextSource = opts.sources[index + 1];
+        const at = { first: false, size: nextSize(size, lastCommitMs, budget) };
+        if (worker && !complete) worker.prefetch(source, batchOptions(opts, after, { start: batch.end, session: batch.session, ...at }));
+        else if (complete && nextSource !== undefined) await readFirst(opts, nextSource, after, at);
+        else if (complete && nextSource === undefined) await opts.readNext?.();
+      }
       // Objects first: once a turn is visible, the images its meta names are stored.
       for (const w of await storeImages(opts.sink.memory, images)) warnings.add(w);
+      const began = performance.now();
       const outcome = await commitNaming(opts.sink, batch);
+      const took = performance.now() - began;
+      if (budget.growBatches) {
+        size = nextSize(size, lastCommitMs, budget);
+        lastCommitMs = took;
+      }
+      if (pipelined) {
+        // With the next batch read meanwhile, commits would follow each other with no gap: leave the write lock
+        // free for a quarter of the time it was held, so a hook waiting on it (busy timeout) gets in.
+        await Bun.sleep(Math.min(YIELD_MAX_MS, took / 4));
+      }
       if (outcome.status === "moved") {
         // Another run moved the cursor: read again from where it is now.
         if (++attempts >= MAX_ATTEMPTS) break;
@@ -124,18 +166,63 @@ export async function captureSources(opts: RunOptions): Promise<RunResult> {
   return result;
 }
 
-/** How readBatch reads a source: from where, into which session, within what limits, and where warnings go. */
-interface ReadBatchOptions {
-  start: CaptureCursor;
-  session: string;
-  redact: boolean;
-  /** Entries and bytes of this batch; `firstFree`: the first entry may pass the byte limit alone. */
-  limits: { entries: number; bytes: number; firstFree: boolean };
-  deadline: number | undefined;
-  warnings: Set<string>;
+/**
+ * Starts reading, in the read-ahead worker, the first batch a run with
+ * these options will read (capture sync: the next transcript's, while the
+ * last batch of this one commits). Only a hint: the run reads it again
+ * unless it asks for the very same read.
+ */
+export async function readAheadFirst(opts: RunOptions): Promise<void> {
+  const source = opts.sources[0];
+  if (source !== undefined)
+    await readFirst(opts, source, { entries: opts.budget.entries, bytes: opts.budget.bytes }, { first: true, size: FIRST_BATCH_ENTRIES });
 }
 
-/** A batch read from a source, or undefined when the file cannot be read (a warning says why). */
+async function readFirst(opts: RunOptions, source: Source, left: { entries: number; bytes: number }, at: { first: boolean; size: number }): Promise<void> {
+  if (!opts.readAhead) return;
+  const row = await opts.sink.cursor(source.key);
+  const start = cursorOf(row);
+  if (worthAhead(source, start.offset)) opts.readAhead.prefetch(source, batchOptions(opts, left, { start, session: row?.session ?? opts.session, ...at }));
+}
+
+/**
+ * The entries of the next batch of a run that grows its batches, after one of
+ * `size`: doubled (the worker reads a batch while the one before commits,
+ * so they grow together) up to the budget's batch size, kept once a commit
+ * takes half of COMMIT_TARGET_MS, halved past it down to MIN_BATCH_ENTRIES:
+ * a hook waits for a commit to end, and smaller batches keep that wait short. It is
+ * chosen when the next batch's read starts, before the current batch
+ * commits, so from the commit before (`lastCommitMs`).
+ */
+function nextSize(size: number, lastCommitMs: number | undefined, budget: Budget): number {
+  const most = budget.batchEntries ?? APPEND_MAX_ENTRIES;
+  // Not below 1,024 (what every batch was before): on a busy machine a commit is slow for want of CPU, not of the lock.
+  if (lastCommitMs !== undefined && lastCommitMs > COMMIT_TARGET_MS) return Math.min(most, Math.max(MIN_BATCH_ENTRIES, Math.floor(size / 2)));
+  if (lastCommitMs !== undefined && lastCommitMs > COMMIT_TARGET_MS / 2) return Math.min(most, size);
+  return Math.min(most, size * 2);
+}
+
+/** The options of one batch's read, from where it starts and what is left of the budget. */
+function batchOptions(
+  opts: RunOptions,
+  left: { entries: number; bytes: number },
+  at: { start: CaptureCursor; session: string; first: boolean; size: number },
+): ReadBatchOptions {
+  const { budget } = opts;
+  const entries = budget.growBatches ? at.size : (budget.batchEntries ?? APPEND_MAX_ENTRIES);
+  return {
+    start: at.start,
+    session: at.session,
+    redact: opts.redact,
+    limits: {
+      entries: Math.min(left.entries, entries, budget.batchEntries ?? APPEND_MAX_ENTRIES),
+      bytes: Math.min(left.bytes, budget.batchBytes ?? left.bytes),
+      firstFree: at.first,
+    },
+    deadline: budget.deadline,
+  };
+}
+
 /**
  * Commits a batch; a refusal of one entry by the engine's batch schema
  * (`entries.K.entry.<field>`) is told as the transcript line it came from.
@@ -150,76 +237,4 @@ async function commitNaming(sink: CaptureSink, batch: CaptureBatch): Promise<Awa
     const field = `line ${at.before.position}.${m[2]}`;
     throw new ZeroDbError(err.code, `${field}${err.message.slice(err.field!.length)}`, { field, cause: err });
   }
-}
-
-function readBatch(
-  source: Source,
-  { start, session, redact, limits, deadline, warnings }: ReadBatchOptions,
-): { batch: CaptureBatch; lines: number; bytes: number; complete: boolean; images: PendingImage[] } | undefined {
-  let reader;
-  try {
-    reader = source.open ? source.open(start.offset) : openLines(source.path);
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    warnings.add(code === "ENOENT" ? `transcript not found: ${source.path}` : `cannot read ${source.path} (${code ?? "error"})`);
-    return undefined;
-  }
-  using _ = reader;
-  if (reader.size < start.offset) {
-    warnings.add(`${source.path} is shorter than its cursor (${reader.size} < ${start.offset} bytes): left as it is`);
-    return undefined;
-  }
-  const entries: CaptureEntry[] = [];
-  const images: PendingImage[] = [];
-  let bytes = 0;
-  let lines = 0;
-  let end = start;
-  let complete = true;
-  let position = start.position;
-  let firstChunk = start.chunk;
-  const render = rendererOf(source.format);
-  const tools = toolNames((buf, offset) => reader.readAt(buf, offset), start.offset, { render });
-  // Gemini writes a message again with the same id as it changes: each version is told against the one before.
-  const versions =
-    source.format === "gemini" && !isJsonChat(source.path) ? messageVersions((buf, offset) => reader.readAt(buf, offset), start.offset, render) : undefined;
-  outer: for (const line of reader.lines(start.offset)) {
-    if (deadline !== undefined && performance.now() > deadline && lines + entries.length > 0) {
-      complete = false;
-      break;
-    }
-    if (line.position !== undefined) {
-      // A source that numbers its records: a cursor mid-record resumes its chunks only if that record is still the next one.
-      if (line.position !== position) firstChunk = 0;
-      position = line.position;
-    }
-    const text = Buffer.from(line.bytes.buffer, line.bytes.byteOffset, line.bytes.byteLength).toString("utf8");
-    const made = lineEntries(text, {
-      idemPrefix: source.idemPrefix,
-      position,
-      agentId: source.agentId,
-      redact,
-      render: versions ? (t) => versions.render(t, line.start) : render,
-      toolName: (id) => tools.name(id, line.start),
-    });
-    tools.note(made.uses, line.start);
-    if (made.unparsable) warnings.add(`line ${position} of ${source.path} is not JSON: kept as a note`);
-    for (let chunk = firstChunk; chunk < made.entries.length; chunk++) {
-      // Checked once, by the engine's commit (the batch's schema), which commitNaming maps back to this line.
-      const entry = made.entries[chunk] as CaptureEntry["entry"];
-      const size = Buffer.byteLength(entry.content, "utf8");
-      if (entries.length >= limits.entries || ((entries.length > 0 || !limits.firstFree) && bytes + size > limits.bytes)) {
-        end = { offset: line.start, position, chunk };
-        complete = false;
-        break outer;
-      }
-      entries.push({ entry, before: { offset: line.start, position, chunk } });
-      bytes += size;
-      if (chunk === 0) images.push(...made.images.map((m, i) => ({ image: m.image, idemKey: `${source.idemPrefix}:${position}:image${i}` })));
-    }
-    lines++;
-    position++;
-    firstChunk = 0;
-    end = { offset: line.end, position, chunk: 0 };
-  }
-  return { batch: { source: source.key, session, path: source.path, start, end, entries }, lines, bytes, complete, images };
 }

@@ -28,6 +28,8 @@ export interface Source {
    * database) from a cursor offset; its lines name their own positions.
    */
   open?: (offset: number) => LineReader;
+  /** For an opencode session: its database and session row, from which `open` is made again in capture sync's read-ahead worker. */
+  opencode?: { db: string; session: { id: string; parentId: string | null; directory: string; title: string } };
 }
 
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;

@@ -14,7 +14,8 @@ import { generationsOf } from "./cursor-identity.ts";
 import { countLines, isJsonChat, isZstd, openLines, transcriptSize } from "./lines.ts";
 import { opencodeSource, recordCounts } from "./opencode.ts";
 import { addressedSession, listSessions, parseAddress, withDatabase } from "./opencode-db.ts";
-import { type RunResult, captureSources } from "./run.ts";
+import { ReadAhead, coreFree } from "./read-ahead.ts";
+import { type RunOptions, type RunResult, captureSources, readAheadFirst } from "./run.ts";
 import type { CaptureSink } from "./sink.ts";
 import { type Format, type Source, harnessSessionId, mainSource, subagentSources } from "./sources.ts";
 import { listDir } from "../util/fs.ts";
@@ -130,7 +131,7 @@ export interface SyncResult {
   warnings: string[];
 }
 
-/** Catches up every transcript given, in batches of at most 256 entries and 32 MiB per transaction. */
+/** Catches up every transcript given, in batches of at most SYNC_BATCH_ENTRIES entries and 32 MiB per transaction, reading ahead in a worker when a core is free. */
 export async function syncTranscripts(
   sink: CaptureSink,
   transcripts: string[],
@@ -143,22 +144,39 @@ export async function syncTranscripts(
   for (const p of plans) for (const s of p.sources) if (s.open === undefined) total += Math.max(0, sizeOf(s.path) - ((await sink.cursor(s.key))?.offset ?? 0));
   const out: SyncResult = { transcripts: 0, appended: 0, skipped: 0, lines: 0, bytes: 0, warnings: [] };
   let done = 0;
-  for (const p of plans) {
+  // One worker reads ahead for every transcript (started at the first read, closed at the end), when a core is free for it.
+  using ahead = coreFree() ? new ReadAhead() : undefined;
+  const runOptions = (p: Planned & { session: string }): RunOptions => ({
+    sink,
+    sources: p.sources,
+    session: p.session,
+    redact: opts.redact,
+    budget: { entries: Infinity, bytes: Infinity, batchEntries: SYNC_BATCH_ENTRIES, batchBytes: RUN_MAX_BYTES, growBatches: true },
+    onCommit: (bytesRead) => (p.sources[0]!.open === undefined ? opts.onProgress?.(done + bytesRead, total) : undefined),
+    readAhead: ahead,
+  });
+  const runnable = (p: Planned | undefined): p is Planned & { session: string } => p !== undefined && p.problem === undefined && p.session !== undefined;
+  // The next transcript to capture after each one.
+  const following: (Planned & { session: string })[] = [];
+  for (let i = plans.length - 1, next: (Planned & { session: string }) | undefined; i >= 0; i--) {
+    if (next) following[i] = next;
+    const p = plans[i]!;
+    if (runnable(p)) next = p;
+  }
+  for (const [i, p] of plans.entries()) {
     if (p.problem !== undefined) {
       out.warnings.push(p.problem);
       continue;
     }
-    if (!p.session) {
+    if (!runnable(p)) {
       out.warnings.push(`${p.transcript}: no line names a working directory yet, so its project is unknown: left for later`);
       continue;
     }
+    const after = following[i];
     const r: RunResult = await captureSources({
-      sink,
-      sources: p.sources,
-      session: p.session,
-      redact: opts.redact,
-      budget: { entries: Infinity, bytes: Infinity, batchEntries: SYNC_BATCH_ENTRIES, batchBytes: RUN_MAX_BYTES },
-      onCommit: (bytesRead) => (p.sources[0]!.open === undefined ? opts.onProgress?.(done + bytesRead, total) : undefined),
+      ...runOptions(p),
+      // While this transcript's last batch commits, the worker reads the next one's first.
+      readNext: async () => (after ? readAheadFirst(runOptions(after)) : undefined),
     });
     if (p.sources[0]!.open === undefined) done += r.fileBytes;
     out.transcripts++;

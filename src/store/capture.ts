@@ -3,6 +3,8 @@
  * keeps them (Store.capture in types.ts) and the capture adapter that moves them.
  */
 import type { EntryInput } from "../schema/ops.ts";
+import { indexText } from "../search/text.ts";
+import { contentHash, opHash } from "./hashes.ts";
 
 /** Where a transcript's capture stands: the next line (by byte offset and index) and its next chunk. */
 export interface CaptureCursor {
@@ -34,6 +36,30 @@ export interface CaptureBatch {
   start: CaptureCursor;
   end: CaptureCursor;
   entries: CaptureEntry[];
+  /** What the engine derives from each entry, computed where the batch was read (prepareTurns); one per entry. */
+  prepared?: PreparedTurn[];
+}
+
+/**
+ * What an engine derives from a captured entry before writing it: its
+ * content hash, its operation hash (hashes.ts) and its index text
+ * (search/text.ts). `capture sync` computes them in its read-ahead worker,
+ * with these same functions, so the thread that commits does not; an engine
+ * may take them instead of computing them again (SQLite does).
+ */
+export interface PreparedTurn {
+  contentHash: Uint8Array;
+  opHash: Uint8Array;
+  index: string;
+}
+
+/** The prepared turns of a batch, one per entry. */
+export function prepareTurns(batch: CaptureBatch): PreparedTurn[] {
+  return batch.entries.map(({ entry }) => ({
+    contentHash: contentHash(entry.content),
+    opHash: opHash.turn(batch.session, entry.role, entry.content, entry.meta as Record<string, unknown> | undefined),
+    index: indexText(entry.content),
+  }));
 }
 
 /** What a commit did: appended (skipping entries already stored), or found the cursor elsewhere. */

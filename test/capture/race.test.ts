@@ -4,6 +4,7 @@
  * so every line ends up stored exactly once, in order.
  */
 import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { tempDir } from "../helpers.ts";
 import { seeded } from "../seed.ts";
 import {
@@ -19,6 +20,7 @@ import {
   runJson,
   spawnHook,
   writeTranscript,
+  ZERODB,
 } from "./_fixtures.ts";
 
 const SID = "7a1d0c3e-0000-4000-8000-000000000002";
@@ -91,4 +93,30 @@ describe("capture under concurrency and crashes", () => {
     }),
     180_000,
   );
+  test("capture syncs racing each other and hooks on a long transcript, one killed mid-run: every line once", async () => {
+    using dir = tempDir();
+    const L = claudeLayout(dir.path);
+    // Several sync batches (1,024 entries each): each sync reads the next batch ahead while it commits, and
+    // the other sync's commits keep moving the cursor under it (its read-ahead must then be read again).
+    const total = 9_000;
+    writeTranscript(L.transcript(SID), SID, L.cwd, total, "sync");
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: L.home, ZERODB_HOME: join(L.home, "zerodb"), CLAUDE_CONFIG_DIR: L.configDir };
+    const sync = () => Bun.spawn([ZERODB, "capture", "sync", "--json"], { cwd: L.cwd, env, stdout: "pipe", stderr: "pipe" });
+    // The first run makes the store (and the capture session), so the racers do not race to create them.
+    expect((await runHook(L, "Stop", SID)).code).toBe(0);
+    const killed = sync();
+    const racers = [sync(), sync(), spawnHook(L, "Stop", SID), spawnHook(L, "UserPromptSubmit", SID)];
+    // Killed once it has committed something (or finished): a kill between commits or mid-transaction.
+    for (let i = 0; i < 200 && (await runJson(["capture", "status"], { home: L.home, env: { CLAUDE_CONFIG_DIR: L.configDir } }))[0]?.lines_captured < 1100; i++)
+      await Bun.sleep(20);
+    killed.kill("SIGKILL");
+    await killed.exited;
+    expect(await Promise.all(racers.map((p) => p.exited))).toEqual(racers.map(() => 0));
+    const last = await runJson(["capture", "sync"], { home: L.home, env: { CLAUDE_CONFIG_DIR: L.configDir } });
+    expect(last.warnings).toEqual([]);
+    const turns = await readSession(L.home, await onlyCaptureSession(L.home));
+    expect(keysOf(turns)).toEqual({ keys: expectedKeys(SID, total), duplicates: [] });
+    expect(turns.map((t) => t.content)).toEqual(Array.from({ length: total }, (_, i) => `sync ${i} ${i % 2 === 0 ? "question" : "answer"}`));
+    expect(await logLines(L.home)).toEqual([]);
+  }, 120_000);
 });

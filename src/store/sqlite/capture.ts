@@ -8,7 +8,7 @@ import type { Database } from "bun:sqlite";
 import { checkCaptureBatch } from "../../schema/capture.ts";
 import { type CaptureBatch, type CommitOutcome, type CursorRow, cursorOf, resumeIndex } from "../capture.ts";
 import type { CaptureCursors } from "../types.ts";
-import { keyHeld } from "./_tape.ts";
+import { heldKeys } from "./_tape.ts";
 import { append } from "./turns.ts";
 
 const COLUMNS = "source, session, path, offset, position, chunk, updated";
@@ -39,9 +39,24 @@ export function commitCapture(db: Database, tenant: string, batch: CaptureBatch)
       const current = cursorOf(getCursor(db, tenant, batch.source));
       const from = resumeIndex(batch, current);
       if (from === "done" || from === "elsewhere") return { status: "moved", cursor: current };
-      const fresh = batch.entries.slice(from).filter((e) => !keyHeld(db, tenant, e.entry.idem_key));
+      // Forgotten keys are looked up by their digest only when the tenant has forgotten anything.
+      const forgotten = db.query("SELECT 1 FROM tape WHERE tenant = ? AND idem_digest IS NOT NULL LIMIT 1").get(tenant) !== null;
+      const held = heldKeys(
+        db,
+        tenant,
+        batch.entries.slice(from).map((e) => e.entry.idem_key),
+        { forgotten },
+      );
+      const unheld: number[] = [];
+      for (let i = from; i < batch.entries.length; i++) if (!held.has(batch.entries[i]!.entry.idem_key)) unheld.push(i);
+      const fresh = unheld.map((i) => batch.entries[i]!);
+      // Hashes and index text computed where the batch was read, when they were, for the entries written.
+      const prepared = batch.prepared?.length === batch.entries.length ? unheld.map((i) => batch.prepared![i]!) : undefined;
       // Nested in this transaction, append runs as a savepoint: it commits with the cursor or not at all.
-      if (fresh.length > 0) append(db, tenant, { session: batch.session, entries: fresh.map((e) => e.entry) });
+      // The keys were checked just above, under the same write lock; a key twice in the batch (never, from
+      // capture) is left to append's own check, which tells a repeat from a conflict.
+      const keysChecked = new Set(fresh.map((e) => e.entry.idem_key)).size === fresh.length;
+      if (fresh.length > 0) append(db, tenant, { session: batch.session, entries: fresh.map((e) => e.entry) }, { keysChecked, prepared });
       db.query(
         `INSERT INTO capture_cursors (tenant, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (tenant, source) DO UPDATE SET path = excluded.path, offset = excluded.offset,

@@ -8,9 +8,9 @@ import type { Database } from "bun:sqlite";
 import { SearchClass, isZerodbTool, turnClass } from "../../search/classify.ts";
 import { indexText } from "../../search/text.ts";
 
-/** Adds a row's text to the word index. */
-export function indexRow(db: Database, lsn: number, text: string): void {
-  db.query("INSERT INTO words (rowid, body) VALUES (?, ?)").run(lsn, indexText(text));
+/** Adds a row's text to the word index; `index` is indexText(text) when the caller computed it already. */
+export function indexRow(db: Database, lsn: number, text: string, index: string = indexText(text)): void {
+  db.query("INSERT INTO words (rowid, body) VALUES (?, ?)").run(lsn, index);
 }
 
 /** Removes a row from the word index: FTS5 needs the very tokens it indexed, so the index text is recomputed. */

@@ -5,19 +5,28 @@ import type { AppendInput, ReadInput, SessionsInput } from "../../schema/ops.ts"
 import type { AppendResult, ReadResult, SessionsResult, Turn } from "../../schema/results.ts";
 import { turnClass } from "../../search/classify.ts";
 import { insertRow, isoTime, prefixRange, priorWrite, verifyRow } from "./_tape.ts";
+import type { PreparedTurn } from "../capture.ts";
 import { contentHash, opHash } from "../hashes.ts";
 
-/** Appends a batch in one BEGIN IMMEDIATE transaction: all entries or none. */
-export function append(db: Database, tenant: string, input: AppendInput): AppendResult {
+/**
+ * Appends a batch in one BEGIN IMMEDIATE transaction: all entries or none.
+ * `keysChecked`: the caller already found, in the transaction this one nests
+ * in, that no entry's idempotency key is held (capture.ts), so they are not
+ * looked up a second time. `prepared`: each entry's hashes and index text,
+ * computed already by prepareTurns (capture sync's read-ahead worker).
+ */
+export function append(db: Database, tenant: string, input: AppendInput, opts: { keysChecked?: boolean; prepared?: PreparedTurn[] } = {}): AppendResult {
   // Hashing happens before the write lock is taken, to keep it short.
-  const prepared = input.entries.map((e) => {
+  const prepared = input.entries.map((e, i) => {
     const meta = e.meta as Record<string, unknown> | undefined;
+    const done = opts.prepared?.[i];
     return {
       ...e,
       meta,
       bytes: Buffer.byteLength(e.content, "utf8"),
-      contentHash: contentHash(e.content),
-      opHash: e.idem_key ? opHash.turn(input.session, e.role, e.content, meta) : null,
+      contentHash: done?.contentHash ?? contentHash(e.content),
+      opHash: e.idem_key ? (done?.opHash ?? opHash.turn(input.session, e.role, e.content, meta)) : null,
+      index: done?.index,
       data: JSON.stringify(meta ? { role: e.role, meta } : { role: e.role }),
       sclass: turnClass(e.role, meta),
     };
@@ -31,7 +40,7 @@ export function append(db: Database, tenant: string, input: AppendInput): Append
       let first = 0;
       let last = 0;
       for (const [i, e] of prepared.entries()) {
-        if (e.idem_key) {
+        if (e.idem_key && !opts.keysChecked) {
           const prior = priorWrite(db, { tenant, idemKey: e.idem_key, opHash: e.opHash!, field: `entries.${i}.idem_key` });
           if (prior !== undefined) {
             out.push({ lsn: prior, duplicate: true });
@@ -50,6 +59,7 @@ export function append(db: Database, tenant: string, input: AppendInput): Append
           text: e.content,
           data: e.data,
           sclass: e.sclass,
+          ...(e.index !== undefined ? { index: e.index } : {}),
         });
         out.push({ lsn, duplicate: false });
         if (first === 0) first = lsn;
