@@ -13,25 +13,37 @@ import { harnessBin } from "../harness.ts";
 import { runJson, tempDir } from "../helpers.ts";
 import { readSession, type StoredTurn } from "./_fixtures.ts";
 
-/** Answers every POST /v1/responses with one assistant message, as server-sent events. */
-function fakeResponses(text: string): ReturnType<typeof Bun.serve> {
-  const ev = (data: { type: string }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+/** An assistant message item of the Responses API. */
+const say = (id: string, text: string) => ({ type: "message", role: "assistant", id, content: [{ type: "output_text", text, annotations: [] }] });
+
+/**
+ * A stand-in Responses API on 127.0.0.1: every POST .../responses is
+ * answered, as server-sent events, with the one output item `next` makes
+ * of the request's input (JSON) and the response's number.
+ */
+function standIn(next: (input: string, n: number) => Record<string, unknown>): ReturnType<typeof Bun.serve> {
+  const ev = (data: { type: string; [k: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+  const usage = { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: null, output_tokens_details: null };
+  let n = 0;
   return Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch(req) {
+    async fetch(req) {
       if (!new URL(req.url).pathname.endsWith("/responses")) return new Response("not found", { status: 404 });
-      const item = { type: "message", role: "assistant", id: "msg_1", content: [{ type: "output_text", text, annotations: [] }] };
-      const usage = { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: null, output_tokens_details: null };
+      const input = JSON.stringify(((await req.json()) as { input?: unknown }).input ?? []);
+      n++;
       const body = [
-        ev({ type: "response.created", response: { id: "resp_1" } } as { type: string }),
-        ev({ type: "response.output_item.done", output_index: 0, item } as { type: string }),
-        ev({ type: "response.completed", response: { id: "resp_1", usage } } as { type: string }),
+        ev({ type: "response.created", response: { id: `resp_${n}` } }),
+        ev({ type: "response.output_item.done", output_index: 0, item: next(input, n) }),
+        ev({ type: "response.completed", response: { id: `resp_${n}`, usage } }),
       ].join("");
       return new Response(body, { headers: { "content-type": "text/event-stream" } });
     },
   });
 }
+
+/** Answers every request with one assistant message. */
+const fakeResponses = (text: string) => standIn(() => say("msg_1", text));
 
 test("Codex: a real `codex exec` runs the notify hook connect --capture installed; the turn lands in the project session", async () => {
   const codex = await harnessBin("codex");
@@ -87,37 +99,20 @@ test("Codex: a real `codex exec` runs the notify hook connect --capture installe
 
 /** A stand-in Responses API that has the parent spawn one subagent (multi_agent v1's spawn_agent), the subagent answer, then the parent finish. */
 function spawningResponses(): ReturnType<typeof Bun.serve> {
-  const ev = (data: { type: string; [k: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
-  const say = (id: string, text: string) => ({ type: "message", role: "assistant", id, content: [{ type: "output_text", text, annotations: [] }] });
-  let n = 0;
-  return Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      if (!new URL(req.url).pathname.endsWith("/responses")) return new Response("not found", { status: 404 });
-      const input = JSON.stringify(((await req.json()) as { input?: unknown }).input ?? []);
-      n++;
-      const item = input.includes("function_call_output")
-        ? say(`msg_${n}`, "the subagent said koala")
-        : input.includes("say the word koala")
-          ? say(`msg_${n}`, "koala")
-          : {
-              type: "function_call",
-              id: `fc_${n}`,
-              call_id: "call_spawn",
-              name: "spawn_agent",
-              namespace: "multi_agent_v1",
-              arguments: '{"message":"say the word koala"}',
-            };
-      const usage = { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: null, output_tokens_details: null };
-      const body = [
-        ev({ type: "response.created", response: { id: `resp_${n}` } }),
-        ev({ type: "response.output_item.done", output_index: 0, item }),
-        ev({ type: "response.completed", response: { id: `resp_${n}`, usage } }),
-      ].join("");
-      return new Response(body, { headers: { "content-type": "text/event-stream" } });
-    },
-  });
+  return standIn((input, n) =>
+    input.includes("function_call_output")
+      ? say(`msg_${n}`, "the subagent said koala")
+      : input.includes("say the word koala")
+        ? say(`msg_${n}`, "koala")
+        : {
+            type: "function_call",
+            id: `fc_${n}`,
+            call_id: "call_spawn",
+            name: "spawn_agent",
+            namespace: "multi_agent_v1",
+            arguments: '{"message":"say the word koala"}',
+          },
+  );
 }
 
 test("Codex: a real subagent spawned by `codex exec` (multi_agent) is captured into its parent thread's session, marked as a sidechain", async () => {
