@@ -83,7 +83,7 @@ export function rankInContext<T extends Scored>(
 ): Ranked<T>[] {
   const context = new Map<number, number>();
   const lift = (lsn: number, by: number) => context.set(lsn, Math.max(context.get(lsn) ?? 0, by));
-  /** A turn without query words, right after a matching one: the best turn it follows. */
+  /** Each turn that answers a matching prompt or tool call: the best-scored one it answers. */
   const follows = new Map<number, { of: number; own: number }>();
   for (const r of opts.top) {
     const n = near.get(r.lsn) ?? { before: [], after: [] };
