@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { captureSession, projectSession } from "../../src/project.ts";
 import { harnessBin } from "../harness.ts";
 import { runJson, tempDir } from "../helpers.ts";
-import { readSession, type StoredTurn } from "./_fixtures.ts";
+import { keysOf, readSession, type StoredTurn } from "./_fixtures.ts";
 
 /** An assistant message item of the Responses API. */
 const say = (id: string, text: string) => ({ type: "message", role: "assistant", id, content: [{ type: "output_text", text, annotations: [] }] });
@@ -141,13 +141,19 @@ test("Codex: a real subagent spawned by `codex exec` (multi_agent) is captured i
   expect({ code, out: out.includes("the subagent said koala") }).toEqual({ code: 0, out: true });
   const thread = /session id: ([0-9a-f-]{36})/.exec(out + err)?.[1];
   expect(thread).toBeDefined();
-  // Whatever the notify hooks caught, capture sync finishes both rollouts.
+  // Codex runs notify for the spawned thread's turns too: the hooks alone (detached) capture the subagent, before any sync.
+  const session = captureSession(projectSession(project), thread!);
+  const caught = async () => (await readSession(home.path, session)).some((t) => t.meta?.isSidechain === true && t.content === "koala");
+  for (let i = 0; i < 300 && !(await caught()); i++) await Bun.sleep(100);
+  expect(await caught()).toBe(true);
+  // Then capture sync finds nothing left of either rollout to store twice.
   const sync = await runJson(["capture", "sync"], {
     home: home.path,
     env: { CODEX_HOME: join(home.path, ".codex"), CLAUDE_CONFIG_DIR: join(home.path, "none") },
   });
   expect(sync.warnings).toEqual([]);
-  const turns = await readSession(home.path, captureSession(projectSession(project), thread!));
+  const turns = await readSession(home.path, session);
+  expect(keysOf(turns).duplicates).toEqual([]);
   const child = turns.filter((t) => t.meta?.isSidechain === true);
   const childThread = child[0]?.meta?.agent_id as string | undefined;
   expect(childThread).toMatch(/^[0-9a-f-]{36}$/);
