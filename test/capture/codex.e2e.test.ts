@@ -42,6 +42,34 @@ function standIn(next: (input: string, n: number) => Record<string, unknown>): R
   });
 }
 
+/**
+ * Points Codex at a stand-in API on `port` (top-level keys before every table
+ * of the config connect wrote, `features` and the provider's table after)
+ * and runs `codex exec` in `project`; its exit code, output and thread id.
+ * No ZERODB_HOME: the notify command pins the home connect used.
+ */
+async function codexExec(
+  codex: string,
+  opts: { home: string; project: string; port: number; prompt: string; features?: string },
+): Promise<{ code: number; out: string; thread: string | undefined }> {
+  const config = join(opts.home, ".codex", "config.toml");
+  const provider = `[model_providers.local]\nname = "local"\nbase_url = "http://127.0.0.1:${opts.port}/v1"\nenv_key = "LOCAL_KEY"\nwire_api = "responses"\n`;
+  writeFileSync(
+    config,
+    `model = "stand-in"\nmodel_provider = "local"\n${readFileSync(config, "utf8")}\n${opts.features ? `${opts.features}\n` : ""}${provider}`,
+  );
+  const proc = Bun.spawn([codex, "exec", "--skip-git-repo-check", opts.prompt], {
+    cwd: opts.project,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: opts.home, LOCAL_KEY: "anything" },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: 120_000,
+  });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, out, thread: /session id: ([0-9a-f-]{36})/.exec(out + err)?.[1] };
+}
+
 /** Answers every request with one assistant message. */
 const fakeResponses = (text: string) => standIn(() => say("msg_1", text));
 
@@ -59,24 +87,8 @@ test("Codex: a real `codex exec` runs the notify hook connect --capture installe
     ["config", "added"],
   ]);
   await using api = fakeResponses("noted the word");
-  // The stand-in provider: top-level keys before every table, the provider's table after.
-  const config = join(home.path, ".codex", "config.toml");
-  writeFileSync(
-    config,
-    `model = "stand-in"\nmodel_provider = "local"\n${readFileSync(config, "utf8")}\n[model_providers.local]\nname = "local"\nbase_url = "http://127.0.0.1:${api.port}/v1"\nenv_key = "LOCAL_KEY"\nwire_api = "responses"\n`,
-  );
-  // No ZERODB_HOME: the notify command pins the home connect used.
-  const proc = Bun.spawn([codex, "exec", "--skip-git-repo-check", "remember the word zebra"], {
-    cwd: project,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, LOCAL_KEY: "anything" },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-    timeout: 120_000,
-  });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const { code, out, thread } = await codexExec(codex, { home: home.path, project, port: api.port!, prompt: "remember the word zebra" });
   expect({ code, out: out.includes("noted the word") }).toEqual({ code: 0, out: true });
-  const thread = /session id: ([0-9a-f-]{36})/.exec(out + err)?.[1];
   expect(thread).toBeDefined();
   const session = captureSession(projectSession(project), thread!);
   // Codex starts notify without waiting for it: wait for the condition (the reply stored), bounded.
@@ -124,22 +136,9 @@ test("Codex: a real subagent spawned by `codex exec` (multi_agent) is captured i
   mkdirSync(project);
   await runJson(["connect", "--capture", "--harness", "codex"], { home: home.path });
   await using api = spawningResponses();
-  const config = join(home.path, ".codex", "config.toml");
-  writeFileSync(
-    config,
-    `model = "stand-in"\nmodel_provider = "local"\n${readFileSync(config, "utf8")}\n[features]\nmulti_agent = true\n\n[model_providers.local]\nname = "local"\nbase_url = "http://127.0.0.1:${api.port}/v1"\nenv_key = "LOCAL_KEY"\nwire_api = "responses"\n`,
-  );
-  const proc = Bun.spawn([codex, "exec", "--skip-git-repo-check", "ask a helper for a word"], {
-    cwd: project,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, LOCAL_KEY: "anything" },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-    timeout: 120_000,
-  });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const features = "[features]\nmulti_agent = true\n";
+  const { code, out, thread } = await codexExec(codex, { home: home.path, project, port: api.port!, prompt: "ask a helper for a word", features });
   expect({ code, out: out.includes("the subagent said koala") }).toEqual({ code: 0, out: true });
-  const thread = /session id: ([0-9a-f-]{36})/.exec(out + err)?.[1];
   expect(thread).toBeDefined();
   // Codex runs notify for the spawned thread's turns too: the hooks alone (detached) capture the subagent, before any sync.
   const session = captureSession(projectSession(project), thread!);
