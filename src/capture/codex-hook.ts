@@ -10,7 +10,7 @@
  */
 import type { Config } from "../config.ts";
 import { captureSession, projectSession } from "../project.ts";
-import { codexSource, findRollout, threadOrigin } from "./codex.ts";
+import { codexSource, findRollout, spawnedRollouts, threadOrigin } from "./codex.ts";
 import { describe } from "./hook.ts";
 import { RUN_MAX_BYTES, SYNC_BATCH_ENTRIES } from "./limits.ts";
 import { logProblems } from "./log.ts";
@@ -50,10 +50,12 @@ export async function runCodexHook(io: CodexHookIo): Promise<void> {
       if (cwd === undefined) throw new Error("neither the rollout nor the notification names a working directory");
       // A subagent thread Codex spawned goes into its parent's session, marked as a sidechain (as `capture sync` does).
       const origin = threadOrigin(rollout);
+      // Codex's notify for a spawned thread's turn is not reliable: a root thread's run catches up the threads spawned under it.
+      const spawned = origin.parent === undefined ? spawnedRollouts(io.codexHome, note.thread, rollout) : [];
       const r = await io.withSink(config, (sink) =>
         captureSources({
           sink,
-          sources: [codexSource(rollout, note.thread, origin)],
+          sources: [codexSource(rollout, note.thread, origin), ...spawned.map((c) => codexSource(c.path, c.thread, c.origin))],
           session: captureSession(projectSession(cwd), origin.parent ?? note.thread),
           redact: config.redact,
           budget: { entries: Number.POSITIVE_INFINITY, bytes: Number.POSITIVE_INFINITY, batchEntries: SYNC_BATCH_ENTRIES, batchBytes: RUN_MAX_BYTES },

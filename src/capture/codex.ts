@@ -7,7 +7,8 @@
  * of the decompressed bytes), and `codex exec resume` appending to it only
  * moves the cursor on.
  */
-import { join } from "node:path";
+import { statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { listDir } from "../util/fs.ts";
 import { openLines } from "./lines.ts";
 import { type Source, idemPrefix } from "./sources.ts";
@@ -123,6 +124,34 @@ export function findRollouts(codexHome: string): string[] {
   const out: string[] = [];
   for (const dir of dayDirs(codexHome)) out.push(...rolloutsIn(dir).values());
   return out;
+}
+
+/**
+ * The rollouts of the threads Codex spawned under a root thread (subagents,
+ * and theirs: a spawned thread's session_meta names its root), in the root
+ * rollout's day directory and later ones, changed since the root's started.
+ */
+export function spawnedRollouts(codexHome: string, root: string, rootPath: string): { path: string; thread: string; origin: ThreadOrigin }[] {
+  const id = root.toLowerCase();
+  const from = dirname(rootPath);
+  const since = statSync(rootPath).birthtimeMs || 0;
+  const out: { path: string; thread: string; origin: ThreadOrigin }[] = [];
+  for (const dir of dayDirs(codexHome).filter((d) => d >= from)) {
+    for (const [thread, path] of rolloutsIn(dir)) {
+      if (thread === id || !changedSince(path, since)) continue;
+      const origin = threadOrigin(path);
+      if (origin.parent === id) out.push({ path, thread, origin });
+    }
+  }
+  return out;
+}
+
+function changedSince(path: string, ms: number): boolean {
+  try {
+    return statSync(path).mtimeMs >= ms;
+  } catch {
+    return false;
+  }
 }
 
 /** The rollout of one thread, searched newest day first (a resumed thread's file stays in its first day). */

@@ -123,6 +123,38 @@ describe("Codex capture", () => {
     expect(review.every((t) => t.meta.isSidechain === true && t.meta.agent_id === REVIEW)).toBe(true);
   }, 60_000);
 
+  test("the root thread's notify hook also catches up the threads Codex spawned under it, and no other thread", async () => {
+    using dir = tempDir();
+    const L = codexLayout(dir.path);
+    const CHILD = "019a0000-4444-7000-8000-000000000004";
+    const GRANDCHILD = "019a0000-6666-7000-8000-000000000006";
+    const OTHER = "019a0000-7777-7000-8000-000000000007";
+    const spawned = (thread: string, parent: string) =>
+      rolloutLines(thread, L.cwd, 1, thread === CHILD ? "child" : "grandchild").map((l: any) =>
+        l.type === "session_meta"
+          ? { ...l, payload: { ...l.payload, session_id: T1, source: { subagent: { thread_spawn: { parent_thread_id: parent, depth: 1 } } } } }
+          : l,
+      );
+    writeRollout(L.rollout(T1), T1, L.cwd, 1, "parent");
+    writeFileSync(L.rollout(CHILD), spawned(CHILD, T1).map(jsonl).join(""));
+    writeFileSync(L.rollout(GRANDCHILD), spawned(GRANDCHILD, CHILD).map(jsonl).join(""));
+    writeRollout(L.rollout(OTHER), OTHER, L.cwd, 1, "other");
+    expect(await spawnCodexHook(L, T1).exited).toBe(0);
+    // The notified thread first, then the threads spawned under it.
+    const keys = [T1, CHILD, GRANDCHILD].flatMap((t) => expectedKeys(`codex:${t}`, linesOf(1)));
+    const parent = await readSession(dir.path, captureSession(projectSession(L.cwd), T1));
+    expect(keysOf(parent)).toEqual({ keys, duplicates: [] });
+    expect(parent.filter((t) => t.meta.isSidechain === true).map((t) => t.meta.agent_id)).toEqual([
+      ...Array(linesOf(1)).fill(CHILD),
+      ...Array(linesOf(1)).fill(GRANDCHILD),
+    ]);
+    // An unrelated thread waits for its own notify (or capture sync).
+    expect(await readSession(dir.path, captureSession(projectSession(L.cwd), OTHER))).toEqual([]);
+    // Run again: nothing more.
+    expect(await spawnCodexHook(L, T1).exited).toBe(0);
+    expect(keysOf(await readSession(dir.path, captureSession(projectSession(L.cwd), T1)))).toEqual({ keys, duplicates: [] });
+  }, 60_000);
+
   test("the notify hook exits 0 with nothing on stdout and one log line on a bad notification or an unknown thread", async () => {
     using dir = tempDir();
     const L = codexLayout(dir.path);
