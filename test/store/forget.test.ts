@@ -1,4 +1,5 @@
 /** I8 (cutoff) and I9 (purge): forgotten content is gone from every file. */
+import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +16,30 @@ function filesHolding(dir: string, bytes: Uint8Array): string[] {
 }
 
 describe("forget", () => {
+  test("a row whose index entries were merged into an older segment long ago leaves no byte of its words, and writes stay without secure deletes", async () => {
+    using dir = tempDir();
+    const store = openSqliteStore(dir.path);
+    const m = store.memory("local");
+    // Letters only, ending as no English word does: the index holds it as written (Porter changes no "-qq" ending).
+    const word = `zqx${crypto.randomUUID().replace(/[^a-f]/g, "")}qq`;
+    const notes = (n: number, from: number) => Array.from({ length: n }, (_, i) => ({ role: "note" as const, content: `note ${from + i} about the deploy` }));
+    await m.append({ session: "old", entries: [...notes(120, 0), { role: "note", content: `early ${word} note` }, ...notes(120, 120)] });
+    // Each append is a transaction and a segment of the index; FTS5 merges them into larger ones as they add up.
+    for (let i = 1; i < 40; i++) await m.append({ session: "later", entries: notes(250, i * 250) });
+    // The index stores a word after the letters it shares with the word before it on its page: what follows "zqx" is unique.
+    const tail = word.slice(3);
+    expect(filesContaining(dir.path, tail).length).toBeGreaterThan(0);
+    expect((await m.forget({ selector: { session: "old" } })).hidden).toBe(241);
+    expect(filesContaining(dir.path, tail)).toEqual([]);
+    // Forget turned FTS5's secure-delete on for its own deletes only (migration 006): inserts do not pay for it.
+    const db = new Database(join(dir.path, "zerodb.sqlite"), { readonly: true });
+    expect(db.query("SELECT v FROM words_config WHERE k = 'secure-delete'").get()).toEqual({ v: 0 });
+    db.close();
+    expect((await m.search({ query: "deploy" })).hits.length).toBeGreaterThan(0);
+    store.close();
+    expect(filesContaining(dir.path, tail)).toEqual([]);
+  });
+
   test("a forgotten session's unique word, its name, its idem key and the hash of its content are found neither by search nor in any byte of the data dir", async () => {
     using dir = tempDir();
     const store = openSqliteStore(dir.path);
@@ -36,7 +61,8 @@ describe("forget", () => {
     });
     await m.factSet({ key: "other", value: "kept" });
     expect((await m.search({ query: word })).hits.length).toBe(3);
-    for (const needle of [word, session, idemKey]) expect(filesContaining(dir.path, needle).length, needle).toBeGreaterThan(0);
+    // The index stores a word after the letters it shares with the term before it ("zqx", an identifier part): the rest is unique.
+    for (const needle of [word, word.slice(3), session, idemKey]) expect(filesContaining(dir.path, needle).length, needle).toBeGreaterThan(0);
     expect(filesHolding(dir.path, opHash).length).toBeGreaterThan(0);
 
     const r = await m.forget({ selector: { session } });
@@ -45,10 +71,10 @@ describe("forget", () => {
     expect((await m.read({ session })).turns).toEqual([]);
     expect((await m.sessions({})).sessions.map((s) => s.name)).toEqual(["keep"]);
     // While the store is still open: database, WAL and shm.
-    for (const needle of [word, session, idemKey]) expect(filesContaining(dir.path, needle), needle).toEqual([]);
+    for (const needle of [word, word.slice(3), session, idemKey]) expect(filesContaining(dir.path, needle), needle).toEqual([]);
     expect(filesHolding(dir.path, opHash)).toEqual([]);
     store.close();
-    for (const needle of [word, session, idemKey]) expect(filesContaining(dir.path, needle), needle).toEqual([]);
+    for (const needle of [word, word.slice(3), session, idemKey]) expect(filesContaining(dir.path, needle), needle).toEqual([]);
     expect(filesHolding(dir.path, opHash)).toEqual([]);
     // Everything else is intact.
     const again = openSqliteStore(dir.path);

@@ -11,7 +11,7 @@ import { idemDigest } from "../hashes.ts";
 import { insertRow, prefixRange } from "./_tape.ts";
 import { forgetData } from "./forget-record.ts";
 import { BUSY_TIMEOUT_MS } from "./open.ts";
-import { unindexRow } from "./search-index.ts";
+import { secureDeletes, unindexRow } from "./search-index.ts";
 
 interface Match {
   lsn: number;
@@ -99,10 +99,16 @@ export function purge(db: Database, tenant: string, found: Match[], by: { lsn: n
        text = NULL, data = NULL, checksum = NULL, sclass = 0, forgotten_by = ?
      WHERE lsn = ?`,
   );
+  // I9: the index's deletes remove the rows' entries from its pages at once (FTS5 secure-delete), not at a later
+  // merge. On for these deletes only: it makes every insert dearer (migration 006). In this transaction, so a
+  // rollback leaves it as it was.
+  const unindexing = found.some((m) => m.text !== null);
+  if (unindexing) secureDeletes(db, true);
   for (const m of found) {
     if (m.text !== null) unindexRow(db, m.lsn, m.text);
     blank.run(by.ts, m.idem_key === null ? null : idemDigest(tenant, m.idem_key), by.lsn, m.lsn);
   }
+  if (unindexing) secureDeletes(db, false);
 }
 
 /** Brings sessions and facts back in line with the live tape rows. */

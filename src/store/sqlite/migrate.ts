@@ -6,6 +6,7 @@ import m002 from "./migrations/002_objects.sql" with { type: "text" };
 import m003 from "./migrations/003_capture.sql" with { type: "text" };
 import m004 from "./migrations/004_search.sql" with { type: "text" };
 import m005 from "./migrations/005_forget_traces.sql" with { type: "text" };
+import m006 from "./migrations/006_index_writes.sql" with { type: "text" };
 import { scrubForgotten } from "./forget-record.ts";
 import { type RebuildProgress, rebuildIndex } from "./search-index.ts";
 
@@ -24,6 +25,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { sql: m004, after: (db, onProgress) => void rebuildIndex(db, onProgress) },
   // Earlier forgets' traces: op_hash, idem_key, selectors (issue 14 item 4).
   { sql: m005, after: (db) => scrubForgotten(db) },
+  // Secure deletes in the word index only while forget deletes (forget.ts purge).
+  { sql: m006 },
 ];
 
 /** What opening a store reports while a migration rebuilds the search index. */

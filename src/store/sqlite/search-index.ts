@@ -18,6 +18,11 @@ export function unindexRow(db: Database, lsn: number, text: string): void {
   db.query("INSERT INTO words (words, rowid, body) VALUES ('delete', ?, ?)").run(lsn, indexText(text));
 }
 
+/** Turns the word index's secure deletes on or off (https://sqlite.org/fts5.html#the_secure_delete_configuration_option). */
+export function secureDeletes(db: Database, on: boolean): void {
+  db.run(`INSERT INTO words (words, rank) VALUES ('secure-delete', ${on ? 1 : 0})`);
+}
+
 /** The search class of a record that is not a turn (a turn's comes from its role and meta: turnClass). */
 export function kindClass(kind: string): SearchClass {
   return kind === "link" ? SearchClass.link : SearchClass.note;
