@@ -26,10 +26,14 @@ const CJK_RUN = new RegExp(`[${CJK}]+`, "gu");
 const CJK_ONE = new RegExp(`[${CJK}]`, "u");
 /** A letter or digit directly beside a CJK character: a boundary unicode61 would not see. */
 const CJK_EDGE = new RegExp(`(?<=[${CJK}])(?=[\\p{L}\\p{N}])(?![${CJK}])|(?<=[\\p{L}\\p{N}])(?<![${CJK}])(?=[${CJK}])`, "gu");
-/** A word: letters and digits (matched linearly; a 3 MiB run of one letter costs one pass). */
-const WORD = /[\p{L}\p{N}]+/gu;
-/** An inner step that splits an identifier: lower to upper, an acronym's end, letter to digit or back. */
-const STEP = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u;
+/**
+ * A word (a run of letters and digits) with an inner step that splits an
+ * identifier: lower to upper, an acronym's end, letter to digit or back. One
+ * pass finds only these words (most words have no step): each attempt starts
+ * at a word's start and stops at its end, so a 3 MiB run of one letter costs
+ * two passes, not one per letter.
+ */
+const STEPPED_WORD = /(?<![\p{L}\p{N}])[\p{L}\p{N}]*?(?:\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L})[\p{L}\p{N}]*/gu;
 /** Longer words are not identifiers (base64, hashes, runs of one letter): not split. */
 const IDENTIFIER_MAX = 64;
 const PART = /\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})|\p{N}+|\p{L}+/gu;
@@ -56,9 +60,9 @@ export function indexParts(text: string): { body: string; extra: string } {
   const decoded = decodeJsonLines(text);
   const extra: string[] = [];
   let out = decoded.includes("\\") ? decoded.replace(ESCAPE, unescapeOne) : decoded;
-  for (const m of out.matchAll(WORD)) {
+  for (const m of out.matchAll(STEPPED_WORD)) {
     const word = m[0];
-    if (word.length > IDENTIFIER_MAX || !STEP.test(word)) continue;
+    if (word.length > IDENTIFIER_MAX) continue;
     const parts = word.match(PART);
     if (parts && parts.length > 1) extra.push(parts.join(" "));
   }
