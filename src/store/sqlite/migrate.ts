@@ -8,7 +8,7 @@ import m004 from "./migrations/004_search.sql" with { type: "text" };
 import m005 from "./migrations/005_forget_traces.sql" with { type: "text" };
 import m006 from "./migrations/006_index_writes.sql" with { type: "text" };
 import { scrubForgotten } from "./forget-record.ts";
-import { type RebuildProgress, rebuildIndex } from "./search-index.ts";
+import { type RebuildProgress, rebuildIndex, secureDeletes } from "./search-index.ts";
 
 /** One numbered migration: its SQL, then, where SQL cannot do it, a step in code. */
 export interface Migration {
@@ -21,8 +21,15 @@ export const MIGRATIONS: readonly Migration[] = [
   { sql: m001 },
   { sql: m002 },
   { sql: m003 },
-  // The word index is built from each row's text by src/search/text.ts (DESIGN.md 11).
-  { sql: m004, after: (db, onProgress) => void rebuildIndex(db, onProgress) },
+  // The word index is built from each row's text by src/search/text.ts (DESIGN.md 11), without secure deletes
+  // (nothing is deleted while it is built; migration 006 leaves them off for every write after).
+  {
+    sql: m004,
+    after: (db, onProgress) => {
+      secureDeletes(db, false);
+      rebuildIndex(db, onProgress);
+    },
+  },
   // Earlier forgets' traces: op_hash, idem_key, selectors (issue 14 item 4).
   { sql: m005, after: (db) => scrubForgotten(db) },
   // Secure deletes in the word index only while forget deletes (forget.ts purge).
