@@ -7,7 +7,8 @@
  * they hold none of the query's words, since that is where the answer to
  * what was asked usually is: `pprof heap` finds the profile the command
  * printed, not only the command. Notes the user remembered stand alone: no
- * turn answers them.
+ * turn answers them. A message its harness changed in place is found once,
+ * as it now reads.
  */
 import { SearchClass } from "./classify.ts";
 
@@ -28,6 +29,26 @@ export interface Scored {
   own: number;
   held: boolean[];
   cls: number;
+  /** A version of a message its harness wrote again under one id (versionOf). */
+  version?: Version;
+}
+
+/** Which message a turn is a version of (its session and `meta.message_id`), and whether it holds that message whole as changed. */
+export interface Version {
+  key: string;
+  whole: boolean;
+}
+
+/**
+ * A turn's message version, from its session and meta: Gemini CLI writes a
+ * message again under its id as it changes (src/capture/gemini-versions.ts),
+ * and a version marked `rewrite: "changed"` holds the message whole as it
+ * now reads. Undefined for a turn that names no message id.
+ */
+export function versionOf(session: string | null, meta: unknown): Version | undefined {
+  const m = meta as { message_id?: unknown; rewrite?: unknown } | null | undefined;
+  if (session === null || typeof m?.message_id !== "string") return undefined;
+  return { key: `${session}\u0000${m.message_id}`, whole: m.rewrite === "changed" };
 }
 
 /** Turns that begin something else: no turn after them answers the match before them. */
@@ -100,9 +121,13 @@ export function rankInContext<T extends Scored>(
       if (!known || known.own < r.own) follows.set(lsn, { of: r.lsn, own: r.own });
     }
   }
+  // A message changed in place is found once, as it now reads: an earlier version is no hit when a later whole one was read.
+  const latest = new Map<string, number>();
+  for (const r of scored.values()) if (r.version?.whole && r.lsn > (latest.get(r.version.key) ?? -1)) latest.set(r.version.key, r.lsn);
   const out: Ranked<T>[] = [];
   for (const r of scored.values()) {
     if (opts.allWords && !r.held.every(Boolean)) continue;
+    if (r.version && (latest.get(r.version.key) ?? -1) > r.lsn) continue;
     if (r.own > 0) {
       const f = follows.get(r.lsn);
       out.push({ r, s: Math.max(r.own + CONTEXT_WEIGHT * (context.get(r.lsn) ?? 0), f ? ANSWER_WEIGHT * f.own : 0) });

@@ -7,7 +7,7 @@
  * from that window only.
  */
 import type { SQL } from "bun";
-import { AFTER, CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext } from "../../search/context.ts";
+import { AFTER, CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext, versionOf } from "../../search/context.ts";
 import { countTerms } from "../../search/match.ts";
 import type { Term } from "../../search/query.ts";
 import { bm25, score } from "../../search/rank.ts";
@@ -53,7 +53,8 @@ export async function rankRows(tx: SQL, tenant: string, input: SearchInput, term
     const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / weightAll;
     const own =
       share > 0 ? score({ share, near: c.near, pairs: c.pairs, bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }), cls: Number(row.sclass) }) : 0;
-    return { row, lsn, held, own, cls: Number(row.sclass), more: bytes > winBytes };
+    const version = row.kind === "turn" ? versionOf(row.subject as string, (row.data as { meta?: unknown } | null)?.meta) : undefined;
+    return { row, lsn, held, own, cls: Number(row.sclass), more: bytes > winBytes, ...(version ? { version } : {}) };
   };
   const scored = new Map<number, Scored>();
   for (const row of rows) {

@@ -26,7 +26,7 @@
  * (I9: forget deletes a row's index entries through search-index.ts.)
  */
 import type { Database } from "bun:sqlite";
-import { AFTER, CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext } from "../../search/context.ts";
+import { AFTER, CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext, versionOf } from "../../search/context.ts";
 import { countTerms } from "../../search/match.ts";
 import { type Term, ftsOf, parseQuery } from "../../search/query.ts";
 import { bm25, score } from "../../search/rank.ts";
@@ -147,7 +147,9 @@ function rowScorer(terms: Term[], idfs: number[], holders: RowList[]): (row: Poo
     const held = tf.map((f) => f > 0);
     const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / weightAll;
     const own = share > 0 ? score({ share, near: c.near, pairs: c.pairs, bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }), cls: row.sclass }) : 0;
-    return { lsn: row.lsn, row, held, own, cls: row.sclass, inWindow: c.tf.some((f) => f > 0) };
+    const version =
+      row.kind === "turn" && row.data.includes('"message_id"') ? versionOf(row.subject, (JSON.parse(row.data) as { meta?: unknown }).meta) : undefined;
+    return { lsn: row.lsn, row, held, own, cls: row.sclass, inWindow: c.tf.some((f) => f > 0), ...(version ? { version } : {}) };
   };
 }
 

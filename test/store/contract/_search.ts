@@ -94,6 +94,29 @@ export function searchCases(factory: Factory): void {
       expect((await a.search({ query: "vault" })).hits.map((h) => h.lsn)).toEqual([first!]);
     });
 
+    contractTest(factory, "a message its harness changed in place is found once, as it now reads", async ({ a }) => {
+      const lsns = (
+        await a.append({
+          session: "s",
+          entries: [
+            { role: "assistant", content: "the quota is 40 requests a minute", meta: { message_id: "m1" } },
+            { role: "assistant", content: "an unrelated reply about quota alerts", meta: { message_id: "m2" } },
+            { role: "assistant", content: "the quota is 60 requests a minute", meta: { message_id: "m1", rewrite: "changed" } },
+            { role: "assistant", content: "the first part of m3 mentions the quota", meta: { message_id: "m3" } },
+            { role: "assistant", content: "and its added part names the quota again", meta: { message_id: "m3", rewrite: "added" } },
+          ],
+        })
+      ).entries.map((e) => e.lsn);
+      const [old, other, now, first, added] = lsns;
+      const found = (await a.search({ query: "quota requests" })).hits.map((h) => h.lsn);
+      expect(found).toContain(now!);
+      expect(found).not.toContain(old!);
+      // A message grown by parts keeps each part; another message is untouched.
+      for (const l of [other!, first!, added!]) expect(found).toContain(l);
+      // The earlier version is still there to read.
+      expect((await a.read({ session: "s" })).turns.map((t) => t.lsn)).toContain(old!);
+    });
+
     contractTest(factory, "a word the memory does not hold finds nothing", async ({ a }) => {
       await notes(a, "s", "the deploy key lives in vault");
       expect(await a.search({ query: "zanzibar" })).toEqual({ hits: [] });
