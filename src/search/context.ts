@@ -51,6 +51,16 @@ export function versionOf(session: string | null, meta: unknown): Version | unde
   return { key: `${session}\u0000${m.message_id}`, whole: m.rewrite === "changed" };
 }
 
+/**
+ * Whether a matching turn of this class is read in its conversation. A note
+ * the user remembered stands alone: its neighbours neither lift it nor
+ * answer it, so they are not read (a search that finds only notes, as a
+ * `remember`ed fact is found, costs no more than finding them).
+ */
+export function readsConversation(cls: number): boolean {
+  return cls !== SearchClass.note;
+}
+
 /** Turns that begin something else: no turn after them answers the match before them. */
 const NEW_TOPIC: ReadonlySet<number> = new Set([SearchClass.prompt, SearchClass.note]);
 /** Matching turns that a later turn answers: a prompt, a tool call. */
@@ -110,7 +120,7 @@ export function rankInContext<T extends Scored>(
     const n = near.get(r.lsn) ?? { before: [], after: [] };
     for (const lsn of [...n.before, ...n.after.slice(0, NEIGHBOURS)]) {
       const other = scored.get(lsn);
-      if (!other) continue;
+      if (!other || !readsConversation(other.cls)) continue;
       // What a neighbour adds beyond the turn's own match: two turns saying the same lift neither.
       lift(lsn, r.own - other.own);
       lift(r.lsn, other.own - r.own);

@@ -7,7 +7,7 @@
  * from that window only.
  */
 import type { SQL } from "bun";
-import { AFTER, CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext, versionOf } from "../../search/context.ts";
+import { AFTER, CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext, readsConversation, versionOf } from "../../search/context.ts";
 import { countTerms } from "../../search/match.ts";
 import type { Term } from "../../search/query.ts";
 import { bm25, score } from "../../search/rank.ts";
@@ -63,7 +63,7 @@ export async function rankRows(tx: SQL, tenant: string, input: SearchInput, term
   }
   // A turn is read in its conversation, as on the SQLite engine (src/search/context.ts).
   const top = [...scored.values()]
-    .filter((r) => r.own > 0 && r.row.kind === "turn")
+    .filter((r) => r.own > 0 && r.row.kind === "turn" && readsConversation(r.cls))
     .sort(byOwn)
     .slice(0, CONTEXT_TOP);
   const near = new Map<number, Near>(top.map((r) => [r.lsn, { before: [], after: [] }]));

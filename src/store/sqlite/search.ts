@@ -26,7 +26,7 @@
  * (I9: forget deletes a row's index entries through search-index.ts.)
  */
 import type { Database } from "bun:sqlite";
-import { AFTER, CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext, versionOf } from "../../search/context.ts";
+import { AFTER, CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext, readsConversation, versionOf } from "../../search/context.ts";
 import { countTerms } from "../../search/match.ts";
 import { type Term, ftsOf, parseQuery } from "../../search/query.ts";
 import { bm25, score } from "../../search/rank.ts";
@@ -102,7 +102,7 @@ function searchTerms(db: Database, opts: { filter: Filter; terms: Term[]; limit:
   for (const row of windows(db, pool.lsns, WINDOW_CHARS)) scored.set(row.lsn, scorer(row));
   // Stage 3: a turn is read in its conversation (src/search/context.ts).
   const top = [...scored.values()]
-    .filter((r) => r.own > 0 && r.row.kind === "turn")
+    .filter((r) => r.own > 0 && r.row.kind === "turn" && readsConversation(r.cls))
     .sort(byOwn)
     .slice(0, CONTEXT_TOP);
   const near = new Map<number, Near>();

@@ -89,6 +89,18 @@ export function searchCases(factory: Factory): void {
       expect((await a.search({ query: "upload client" })).hits.map((h) => h.lsn)).toEqual([together!, apart!]);
     });
 
+    contractTest(factory, "a note is not lifted by a neighbour that matches better; a captured turn is", async ({ a }) => {
+      const [alone] = await notes(a, "n1", "alpha note");
+      const [beside] = await notes(a, "n2", "alpha note", "alpha beta gamma note");
+      const turns = async (session: string, ...contents: string[]) =>
+        (await a.append({ session, entries: contents.map((content) => ({ role: "user" as const, content })) })).entries.map((e) => e.lsn);
+      const [turnAlone] = await turns("t1", "alpha note");
+      const [turnBeside] = await turns("t2", "alpha note", "alpha beta gamma note");
+      const score = new Map((await a.search({ query: "alpha beta gamma", limit: 20 })).hits.map((h) => [h.lsn, h.score]));
+      expect(score.get(beside!)).toBe(score.get(alone!)!);
+      expect(score.get(turnBeside!)!).toBeGreaterThan(score.get(turnAlone!)!);
+    });
+
     contractTest(factory, "a note after a matching note is not a hit: notes stand alone", async ({ a }) => {
       const [first] = await notes(a, "s", "the deploy key lives in vault", "lunch was good");
       expect((await a.search({ query: "vault" })).hits.map((h) => h.lsn)).toEqual([first!]);
