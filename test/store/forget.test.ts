@@ -21,7 +21,10 @@ describe("forget", () => {
     const store = openSqliteStore(dir.path);
     const m = store.memory("local");
     // Letters only, ending as no English word does: the index holds it as written (Porter changes no "-qq" ending).
-    const word = `zqx${crypto.randomUUID().replace(/[^a-f]/g, "")}qq`;
+    const word = `zqx${crypto
+      .randomUUID()
+      .replaceAll("-", "")
+      .replace(/[0-9]/g, (d) => "ghijklmnop"[Number(d)]!)}qq`;
     const notes = (n: number, from: number) => Array.from({ length: n }, (_, i) => ({ role: "note" as const, content: `note ${from + i} about the deploy` }));
     await m.append({ session: "old", entries: [...notes(120, 0), { role: "note", content: `early ${word} note` }, ...notes(120, 120)] });
     // Each append is a transaction and a segment of the index; FTS5 merges them into larger ones as they add up.
