@@ -44,6 +44,31 @@ describe("indexText", () => {
     expect(words(`a${"B".repeat(100)}c`)).toHaveLength(1);
   });
 
+  test("identifier parts are those of testing every word for a step (the index text is versioned: it must not drift)", () => {
+    // The way indexText found them before one expression did: every word, tested for an inner step.
+    const STEP = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u;
+    const PART = /\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})|\p{N}+|\p{L}+/gu;
+    const parts = (text: string) =>
+      [...text.matchAll(/[\p{L}\p{N}]+/gu)]
+        .map((m) => m[0])
+        .filter((w) => w.length <= 64 && STEP.test(w))
+        .map((w) => w.match(PART)!)
+        .filter((p) => p.length > 1)
+        .map((p) => p.join(" "))
+        .join(" ");
+    // Letters of several scripts and cases, digits, separators (CJK runs are split apart first: their own test above).
+    const alphabet = ["a", "b", "Z", "Q", "1", "9", " ", "_", "-", "é", "É", "ß", ".", "𝒜", "٣", "x", "Y", "\n"];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0);
+    for (let n = 0; n < 20_000; n++) {
+      let text = "";
+      for (let i = 0, len = 1 + (next() % 40); i < len; i++) text += alphabet[next() % alphabet.length];
+      // The parts are the line after the text.
+      const extra = indexText(text).slice(text.length + 1);
+      expect(extra, JSON.stringify(text)).toBe(parts(text));
+    }
+  });
+
   test("a 3 MiB run of one letter, of CJK or of brackets is indexed (linear work, no stack overflow)", () => {
     for (const s of ["x".repeat(3 << 20), "東".repeat(1 << 19), "[".repeat(1 << 20), "aB".repeat(1 << 20)]) expect(indexText(s).length).toBeGreaterThan(0);
   });
