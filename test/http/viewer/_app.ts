@@ -61,3 +61,19 @@ export function csrfOf(html: string): string {
   if (!m) throw new Error("no CSRF field in the page");
   return m[1]!;
 }
+
+/** One conversation in `proj/alpha`, its last reply holding markup that must show as text. */
+
+export async function seed(memory: {
+  append: (i: { session: string; entries: { role: "user" | "assistant" | "tool"; content: string; meta?: Record<string, unknown> }[] }) => Promise<unknown>;
+}) {
+  await memory.append({
+    session: "proj/alpha",
+    entries: [
+      { role: "user", content: "how do we deploy the rocket?" },
+      { role: "assistant", content: "running the deploy script", meta: { tools: ["Bash"] } },
+      { role: "tool", content: "deploy ok" },
+      { role: "assistant", content: 'done <script>window.pwned=1</script> "><img src=x onerror=alert(1)>' },
+    ],
+  });
+}
