@@ -24,16 +24,6 @@ const JSON_LINE_MAX = 1 << 20;
 const CJK = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}ー々〆";
 const CJK_RUN = new RegExp(`[${CJK}]+`, "gu");
 const CJK_ONE = new RegExp(`[${CJK}]`, "u");
-/** A letter or digit directly beside a CJK character: a boundary unicode61 would not see. */
-const CJK_EDGE = new RegExp(`(?<=[${CJK}])(?=[\\p{L}\\p{N}])(?![${CJK}])|(?<=[\\p{L}\\p{N}])(?<![${CJK}])(?=[${CJK}])`, "gu");
-/**
- * A word (a run of letters and digits) with an inner step that splits an
- * identifier: lower to upper, an acronym's end, letter to digit or back. One
- * pass finds only these words (most words have no step): each attempt starts
- * at a word's start and stops at its end, so a 3 MiB run of one letter costs
- * two passes, not one per letter.
- */
-const STEPPED_WORD = /(?<![\p{L}\p{N}])[\p{L}\p{N}]*?(?:\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L})[\p{L}\p{N}]*/gu;
 /** Longer words are not identifiers (base64, hashes, runs of one letter): not split. */
 const IDENTIFIER_MAX = 64;
 const PART = /\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})|\p{N}+|\p{L}+/gu;
@@ -60,14 +50,13 @@ export function indexParts(text: string): { body: string; extra: string } {
   const decoded = decodeJsonLines(text);
   const extra: string[] = [];
   let out = decoded.includes("\\") ? decoded.replace(ESCAPE, unescapeOne) : decoded;
-  for (const m of out.matchAll(STEPPED_WORD)) {
-    const word = m[0];
-    if (word.length > IDENTIFIER_MAX) continue;
+  steppedWords(out, (word) => {
     const parts = word.match(PART);
     if (parts && parts.length > 1) extra.push(parts.join(" "));
-  }
+  });
   if (CJK_ONE.test(out)) {
-    out = out.replace(CJK_EDGE, " ").replace(CJK_RUN, (run) => {
+    // The run's spaces part it from letters or digits written against it, a boundary unicode61 would not see.
+    out = out.replace(CJK_RUN, (run) => {
       const chars = Array.from(run);
       for (const c of chars) extra.push(c);
       if (chars.length === 1) return ` ${run} `;
@@ -77,6 +66,80 @@ export function indexParts(text: string): { body: string; extra: string } {
     });
   }
   return { body: out, extra: extra.join(" ") };
+}
+
+/** Character classes of the identifier scan: not a letter or digit, upper- and lower-case letter, other letter, digit. */
+const OTHER = 0;
+const UPPER = 1;
+const LOWER = 2;
+const LETTER = 3;
+const DIGIT = 4;
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ASCII_CLASS[c] = c >= 65 && c <= 90 ? UPPER : c >= 97 && c <= 122 ? LOWER : c >= 48 && c <= 57 ? DIGIT : OTHER;
+/** Classes of code points past ASCII, found once each (0: not yet, else class + 1). */
+const BMP_CLASS = new Uint8Array(0x10000);
+const ASTRAL_CLASS = new Map<number, number>();
+
+function classOf(cp: number): number {
+  if (cp < 128) return ASCII_CLASS[cp]!;
+  if (cp < 0x10000) {
+    const known = BMP_CLASS[cp]!;
+    if (known !== 0) return known - 1;
+    const cls = unicodeClass(cp);
+    BMP_CLASS[cp] = cls + 1;
+    return cls;
+  }
+  let cls = ASTRAL_CLASS.get(cp);
+  if (cls === undefined) ASTRAL_CLASS.set(cp, (cls = unicodeClass(cp)));
+  return cls;
+}
+
+function unicodeClass(cp: number): number {
+  const ch = String.fromCodePoint(cp);
+  if (/\p{Lu}/u.test(ch)) return UPPER;
+  if (/\p{Ll}/u.test(ch)) return LOWER;
+  if (/\p{L}/u.test(ch)) return LETTER;
+  if (/\p{N}/u.test(ch)) return DIGIT;
+  return OTHER;
+}
+
+/**
+ * Calls `found` with each word (a run of letters and digits) of at most
+ * IDENTIFIER_MAX characters that has an inner step splitting an identifier:
+ * lower to upper, an acronym's end (upper, upper, lower), letter to digit or
+ * back. A loop over char codes, one pass, no backtracking: a unicode regex
+ * doing the same cost more than half of indexText on code and prose.
+ */
+function steppedWords(text: string, found: (word: string) => void): void {
+  let start = -1;
+  let stepped = false;
+  let prev = OTHER;
+  let prev2 = OTHER;
+  const n = text.length;
+  for (let i = 0; i <= n; ) {
+    const c = i < n ? text.charCodeAt(i) : 32;
+    // A high surrogate starts an astral code point (a lone one is no letter).
+    const cp = c >= 0xd800 && c <= 0xdbff ? text.codePointAt(i)! : c;
+    const cls = cp < 128 ? ASCII_CLASS[cp]! : classOf(cp);
+    if (cls === OTHER) {
+      if (start >= 0 && stepped && i - start <= IDENTIFIER_MAX) found(text.slice(start, i));
+      start = -1;
+      stepped = false;
+      prev = prev2 = OTHER;
+    } else {
+      if (start < 0) start = i;
+      else if (!stepped) {
+        stepped =
+          (prev === LOWER && cls === UPPER) ||
+          (prev2 === UPPER && prev === UPPER && cls === LOWER) ||
+          (prev !== DIGIT && cls === DIGIT) ||
+          (prev === DIGIT && cls !== DIGIT);
+      }
+      prev2 = prev;
+      prev = cls;
+    }
+    i += cp > 0xffff ? 2 : 1;
+  }
 }
 
 /** Lines that are whole JSON values are replaced by their string values (keys dropped). */

@@ -1,7 +1,7 @@
 /** The index text and its tokens (DESIGN.md 11, "Index"): what a person reads, near forms, CJK, identifiers. */
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { indexText } from "../../src/search/text.ts";
+import { indexBody, indexText } from "../../src/search/text.ts";
 import { tokenize } from "../../src/search/tokens.ts";
 
 const words = (s: string) => tokenize(indexText(s)).map((t) => t.folded);
@@ -57,7 +57,36 @@ describe("indexText", () => {
         .map((p) => p.join(" "))
         .join(" ");
     // Letters of several scripts and cases, digits, separators (CJK runs are split apart first: their own test above).
-    const alphabet = ["a", "b", "Z", "Q", "1", "9", " ", "_", "-", "é", "É", "ß", ".", "𝒜", "٣", "x", "Y", "\n"];
+    // Past ASCII: upper and lower, title case (ǅ), modifier (ʰ) and other letters (ا), digits of other
+    // scripts (٣, Ⅻ, ²), a combining mark, astral letters (𝒜 upper, 𝒶 lower) and a lone surrogate.
+    const alphabet = [
+      "a",
+      "b",
+      "Z",
+      "Q",
+      "1",
+      "9",
+      " ",
+      "_",
+      "-",
+      "é",
+      "É",
+      "ß",
+      ".",
+      "𝒜",
+      "𝒶",
+      "٣",
+      "Ⅻ",
+      "²",
+      "ǅ",
+      "ʰ",
+      "ا",
+      "\u0301",
+      "\ud800",
+      "x",
+      "Y",
+      "\n",
+    ];
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) >>> 0);
     for (let n = 0; n < 20_000; n++) {
@@ -66,6 +95,22 @@ describe("indexText", () => {
       // The parts are the line after the text.
       const extra = indexText(text).slice(text.length + 1);
       expect(extra, JSON.stringify(text)).toBe(parts(text));
+    }
+  });
+
+  test("CJK beside letters and digits gives the tokens it gave when a separate pass spaced their edges", () => {
+    // The way indexText spaced CJK runs before the run's own replacement did (tokens, not spaces, are what the index holds).
+    const CJK = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}ー々〆";
+    const EDGE = new RegExp(`(?<=[${CJK}])(?=[\\p{L}\\p{N}])(?![${CJK}])|(?<=[\\p{L}\\p{N}])(?<![${CJK}])(?=[${CJK}])`, "gu");
+    const alphabet = ["東", "京", "の", "テ", "ー", "々", "a", "Z", "1", "é", " ", "x", "Bun", "\n", "。", "ト"];
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0);
+    for (let n = 0; n < 5_000; n++) {
+      let text = "";
+      for (let i = 0, len = 1 + (next() % 30); i < len; i++) text += alphabet[next() % alphabet.length];
+      // The body is where CJK is spaced (identifier parts come from the text before it, unchanged).
+      const body = (t: string) => tokenize(indexBody(t)).map((w) => w.folded);
+      expect(body(text), JSON.stringify(text)).toEqual(body(text.replace(EDGE, " ")));
     }
   });
 
