@@ -9,6 +9,7 @@
 import { invalid } from "../errors.ts";
 import { isStopword } from "./stopwords.ts";
 import { hasCjk, indexBody, indexParts } from "./text.ts";
+import { synonymsOf } from "./synonyms.ts";
 import { stem, words } from "./tokens.ts";
 
 /** One way a term can occur: a run of consecutive tokens, the last one possibly a prefix. */
@@ -28,6 +29,8 @@ export interface Term {
   stopword: boolean;
   /** It matches where any alternative occurs. */
   alternatives: Alternative[];
+  /** Other words for it (synonymsOf), searched for only when the term itself occurs nowhere (widened). */
+  related?: Alternative[];
 }
 
 /** A parsed query. */
@@ -105,9 +108,22 @@ function wordTerms(piece: string, star: boolean): Term[] {
     // An identifier typed whole also finds its parts written apart ("uploadRetryCount" ~ "upload retry count").
     const split = alternativeOf(indexParts(originalCase(piece, w)).extra, prefix);
     if (split && split.tokens.length > 1) alternatives.push(split);
+    const related: Alternative[] = [];
+    if (!prefix && alt.tokens.length === 1) {
+      for (const syn of synonymsOf(alt.tokens[0]!)) {
+        const a = alternativeOf(syn, false);
+        if (a) related.push(a);
+      }
+    }
     const isStop = !prefix && alt.tokens.length === 1 && isStopword(w);
     const shown = originalCase(piece, w);
-    out.push({ text: prefix ? `${shown}*` : shown, kind: prefix ? "prefix" : alt.tokens.length > 1 ? "phrase" : "word", stopword: isStop, alternatives });
+    out.push({
+      text: prefix ? `${shown}*` : shown,
+      kind: prefix ? "prefix" : alt.tokens.length > 1 ? "phrase" : "word",
+      stopword: isStop,
+      alternatives,
+      ...(related.length > 0 ? { related } : {}),
+    });
   }
   return out;
 }
@@ -148,6 +164,20 @@ function alternativeOf(text: string, prefix: boolean): Alternative | undefined {
   const tokens = words(indexBody(text)).slice(0, 64);
   if (tokens.length === 0) return undefined;
   return { tokens, stems: tokens.map(stem), prefix };
+}
+
+/**
+ * The term that also matches where one of its other words occurs (a word of
+ * its group in synonyms.ts). An engine widens a term only when the term
+ * itself occurs in nothing the search could find: a query saying `bills`
+ * finds the turn that said `invoices`, while a word the memory holds is never
+ * diluted by its synonyms (tried on every query word, it cost keywords and
+ * questions more than it found paraphrases: README, Search).
+ */
+export function widened(term: Term): Term {
+  if (!term.related) return term;
+  const { related: _related, ...rest } = term;
+  return { ...rest, alternatives: [...term.alternatives, ...term.related] };
 }
 
 /** The FTS5 expression of a term: its alternatives, ORed. */

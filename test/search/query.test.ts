@@ -1,12 +1,34 @@
 /** The query parser (DESIGN.md 11, "Query"): what a person types becomes terms, never FTS5 syntax, never an internal error. */
 import { describe, expect, test } from "bun:test";
 import { ZeroDbError } from "../../src/errors.ts";
-import { MAX_TERMS, ftsOf, parseQuery } from "../../src/search/query.ts";
+import { MAX_TERMS, ftsOf, parseQuery, widened } from "../../src/search/query.ts";
+import { synonymsOf } from "../../src/search/synonyms.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { tempDir } from "../helpers.ts";
 
 const terms = (q: string) => parseQuery(q).terms.map((t) => t.text);
 const fts = (q: string) => parseQuery(q).terms.map(ftsOf);
+
+describe("synonyms", () => {
+  test("a word's group is found by its stem, both ways; words of no group have none", () => {
+    expect(synonymsOf("bills")).toEqual(["invoice"]);
+    expect(synonymsOf("invoice")).toEqual(["bill"]);
+    expect(synonymsOf("disabled")).toContain("turn off");
+    expect(synonymsOf("kubernetes")).toEqual([]);
+  });
+
+  test("a plain word carries its other words, searched only once widened; a prefix or a phrase does not", () => {
+    const [bills] = parseQuery("bills").terms;
+    expect(ftsOf(bills!)).toBe('"bills"');
+    expect(ftsOf(widened(bills!))).toBe('("bills" OR "invoice")');
+    expect(widened(bills!).related).toBeUndefined();
+    // A member of several words is found as those words side by side.
+    expect(ftsOf(widened(parseQuery("disable").terms[0]!))).toContain('"turn off"');
+    expect(parseQuery("bill*").terms[0]!.related).toBeUndefined();
+    expect(parseQuery('"bills"').terms[0]!.related).toBeUndefined();
+    expect(widened(parseQuery("kubernetes").terms[0]!)).toEqual(parseQuery("kubernetes").terms[0]!);
+  });
+});
 
 describe("parseQuery", () => {
   test("stopwords are dropped from a question, kept when nothing else is left", () => {

@@ -31,14 +31,15 @@
  * migration has autovacuum visit the postings often (README, "Team server").
  */
 import type { SQL } from "bun";
-import { type Term, parseQuery } from "../../search/query.ts";
+import { type Term, parseQuery, widened } from "../../search/query.ts";
 import { idf } from "../../search/rank.ts";
 import { PAGE_DEFAULT } from "../../limits.ts";
 import type { SearchInput } from "../../schema/ops.ts";
 import type { SearchHit, SearchResult } from "../../schema/results.ts";
-import { CANDIDATES_PER_TERM, candidates, lookupOf, rankCandidates, termCounts, termLists } from "./search-candidates.ts";
+import { CANDIDATES_PER_TERM, candidates, lookupOf, postingTerms, rankCandidates, termCounts, termLists } from "./search-candidates.ts";
 import { Params, anywhere, filterSql, holds, trigramFits } from "./search-filter.ts";
 import { type Stage, rankRows } from "./search-rank.ts";
+import { termQuery } from "./words.ts";
 
 /**
  * Rows ranked in full from the postings, at least; twice the hits asked for
@@ -98,12 +99,30 @@ async function matchFlags(tx: SQL, tenant: string, input: SearchInput, terms: Te
 
 /** Hits for a list of terms: from the postings (the fast path), or from the filtered word index when those starve. */
 /** `sql` is the pool the transaction `tx` came from: frequencies counted are kept per pool. */
-async function searchTerms(tx: SQL, sql: SQL, tenant: string, input: SearchInput, terms: Term[], limit: number): Promise<SearchHit[]> {
+async function searchTerms(tx: SQL, sql: SQL, tenant: string, input: SearchInput, asked: Term[], limit: number): Promise<SearchHit[]> {
+  const terms = await widenAbsent(tx, tenant, asked);
   const n = await tenantRows(tx, tenant);
   const fast = input.all_words === true ? null : await fromPostings(tx, sql, tenant, input, terms, limit, n);
   const stage = fast ?? (await fromWordIndex(tx, tenant, input, terms, n));
   if (stage === null) return [];
   return rankRows(tx, tenant, input, terms, limit, stage);
+}
+
+/** Terms the tenant's rows hold nowhere, widened to their other words (query.ts, widened); a look at the postings, or the word index for a phrase. */
+async function widenAbsent(tx: SQL, tenant: string, terms: Term[]): Promise<Term[]> {
+  const out: Term[] = [];
+  for (const term of terms) {
+    if (!term.related) {
+      out.push(term);
+      continue;
+    }
+    const stems = postingTerms(term);
+    const held = stems
+      ? await tx.unsafe("SELECT 1 FROM postings WHERE tenant = $1 AND term = ANY($2::text[]) LIMIT 1", [tenant, stems])
+      : await tx.unsafe("SELECT 1 FROM tape WHERE tenant = $1 AND forgotten_by IS NULL AND words @@ $2::tsquery LIMIT 1", [tenant, termQuery(term)]);
+    out.push(held.length > 0 ? term : widened(term));
+  }
+  return out;
 }
 
 /** How many rows the tenant has (every figure ranking uses is the caller's tenant's only). */

@@ -28,7 +28,7 @@
 import type { Database } from "bun:sqlite";
 import { AFTER, CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext, readsConversation, versionOf } from "../../search/context.ts";
 import { countTerms } from "../../search/match.ts";
-import { type Term, ftsOf, parseQuery } from "../../search/query.ts";
+import { type Term, ftsOf, parseQuery, widened } from "../../search/query.ts";
 import { bm25, score } from "../../search/rank.ts";
 import { snippet } from "../../search/snippet.ts";
 import { PAGE_DEFAULT } from "../../limits.ts";
@@ -81,7 +81,10 @@ export function search(db: Database, tenant: string, input: SearchInput): Search
 
 /** The hits for a list of terms, best first (the stages of the header). */
 function searchTerms(db: Database, opts: { filter: Filter; terms: Term[]; limit: number; allWords: boolean }): SearchHit[] {
-  const { filter, terms, limit, allWords } = opts;
+  const { filter, allWords, limit } = opts;
+  // A word the index holds nowhere is looked for by its other words (query.ts, widened).
+  const occurs = db.query("SELECT 1 FROM words WHERE words MATCH ? LIMIT 1");
+  const terms = opts.terms.map((t) => (t.related && occurs.get(ftsOf(t)) === null ? widened(t) : t));
   const exprs = terms.map(ftsOf);
   const poolSize = Math.max(POOL_SIZE_MIN, limit * 2);
   let found = candidates(db, { filter: null, exprs, limit, allWords, pool: poolSize });

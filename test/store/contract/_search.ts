@@ -20,6 +20,23 @@ export function searchCases(factory: Factory): void {
       expect((await a.search({ query: "permission" })).hits.map((h) => h.lsn)).toEqual([l2!]);
     });
 
+    contractTest(factory, "a word the memory never holds finds its synonyms; a word it holds does not", async ({ a }) => {
+      const [invoices, bill] = await notes(a, "s", "voided the duplicate invoices with a script", "the bill of materials is in the wiki");
+      await notes(a, "s", "the audit log keeps every row");
+      // `bills` occurs (as `bill`): only that turn, no synonym is looked for.
+      expect((await a.search({ query: "bills" })).hits.map((h) => h.lsn)).toEqual([bill!]);
+      // `flicker` occurs nowhere: the turn that says `flashing` answers, naming the word that was asked.
+      const [flash] = await notes(a, "s", "the payment field was flashing on every keystroke");
+      const { hits } = await a.search({ query: "why did the payment field flicker" });
+      expect(hits[0]?.lsn).toBe(flash!);
+      expect(hits[0]?.matched).toContain("flicker");
+      expect(hits[0]?.snippet).toContain("flashing");
+      // Asked alone, too, and with every word required.
+      expect((await a.search({ query: "flicker" })).hits.map((h) => h.lsn)).toEqual([flash!]);
+      expect((await a.search({ query: "payment flicker", all_words: true })).hits.map((h) => h.lsn)).toEqual([flash!]);
+      expect((await a.search({ query: "invoice" })).hits.map((h) => h.lsn)).toEqual([invoices!]);
+    });
+
     contractTest(factory, "a question in plain words finds the turn that answers it, first", async ({ a }) => {
       const [, , answer] = await notes(a, "s", "we chose PostgreSQL for the team server", "the cache is warmed at start", "the deploy key lives in vault");
       const { hits } = await a.search({ query: "where does the deploy key live?" });
