@@ -20,6 +20,7 @@
 import { closeSync, fstatSync, readSync } from "node:fs";
 import { isZeroDbError } from "../errors.ts";
 import type { CursorRow } from "../store/capture.ts";
+import { BOOKKEEPING_FACTS } from "../store/ranges.ts";
 import type { Memory } from "../store/types.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { isJsonChat, isZstd, openLines, openRegular } from "./lines.ts";
@@ -71,7 +72,7 @@ function headOf(bytes: Uint8Array): string | undefined {
 
 /** The fact key holding a source's identity. */
 export function identityFactKey(sourceKey: string): string {
-  return `capture/source/${sha256Hex(sourceKey).slice(0, 32)}`;
+  return `${BOOKKEEPING_FACTS}${sha256Hex(sourceKey).slice(0, 32)}`;
 }
 
 /** The key of the generation after `previous` whose file has head `head`. */

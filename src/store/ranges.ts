@@ -17,6 +17,19 @@ export function prefixEnd(prefix: string): string | null {
   return null;
 }
 
+/**
+ * Facts zerodb keeps for itself: which file each capture cursor follows
+ * (src/capture/cursor-identity.ts), one per transcript. A fact list leaves
+ * them out unless its prefix looks inside `capture/`, so a person or an agent
+ * listing facts sees what was set, not hundreds of digests.
+ */
+export const BOOKKEEPING_FACTS = "capture/source/";
+
+/** Whether a fact list with this prefix shows the bookkeeping facts. */
+export function listsBookkeeping(prefix: string | undefined): boolean {
+  return prefix?.startsWith("capture/") === true;
+}
+
 /** Sorted LSNs as inclusive ranges of consecutive LSNs: a session captured alone is one range. */
 export function lsnRanges(sorted: readonly number[]): [number, number][] {
   const out: [number, number][] = [];

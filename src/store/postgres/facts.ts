@@ -4,7 +4,7 @@ import { PAGE_DEFAULT } from "../../limits.ts";
 import { SearchClass } from "../../search/classify.ts";
 import type { FactGetInput, FactListInput, FactSetInput, LinkAddInput } from "../../schema/ops.ts";
 import type { Fact, FactListResult, WriteResult } from "../../schema/results.ts";
-import { prefixEnd } from "../ranges.ts";
+import { BOOKKEEPING_FACTS, listsBookkeeping, prefixEnd } from "../ranges.ts";
 import { type Q, insertRow, writeOnce } from "./_tape.ts";
 import { opHash } from "../hashes.ts";
 
@@ -43,8 +43,12 @@ export async function factList(sql: Q, tenant: string, input: FactListInput): Pr
   const limit = input.limit ?? PAGE_DEFAULT;
   const prefix = input.prefix ?? "";
   const end = prefix ? prefixEnd(prefix) : null;
+  // The bookkeeping facts' range, left out unless the prefix looks inside it ('' excludes nothing).
+  const hideFrom = listsBookkeeping(input.prefix) ? "" : BOOKKEEPING_FACTS;
+  const hideTo = listsBookkeeping(input.prefix) ? "" : prefixEnd(BOOKKEEPING_FACTS)!;
   const rows = await sql`SELECT f.key, f.lsn, t.data FROM facts f JOIN tape t ON t.lsn = f.lsn
     WHERE f.tenant = ${tenant} AND f.key >= ${prefix} AND (${end}::text IS NULL OR f.key < ${end}) AND f.key > ${input.after ?? ""}
+      AND NOT (f.key >= ${hideFrom} AND f.key < ${hideTo})
     ORDER BY f.key LIMIT ${limit + 1}`;
   const facts = rows
     .slice(0, limit)

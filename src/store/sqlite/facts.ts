@@ -5,6 +5,7 @@ import { PAGE_DEFAULT } from "../../limits.ts";
 import type { FactGetInput, FactHistoryInput, FactListInput, FactSetInput } from "../../schema/ops.ts";
 import type { Fact, FactHistoryResult, FactListResult, WriteResult } from "../../schema/results.ts";
 import { pageTake } from "../history-page.ts";
+import { BOOKKEEPING_FACTS, listsBookkeeping } from "../ranges.ts";
 import { insertRow, isoTime, prefixRange, verifyRow, writeOnce } from "./_tape.ts";
 import { opHash } from "../hashes.ts";
 
@@ -53,12 +54,13 @@ export function factGet(db: Database, tenant: string, input: FactGetInput): Fact
 export function factList(db: Database, tenant: string, input: FactListInput): FactListResult {
   const limit = input.limit ?? PAGE_DEFAULT;
   const range = prefixRange("f.key", input.prefix);
+  const hidden = listsBookkeeping(input.prefix) ? null : prefixRange("f.key", BOOKKEEPING_FACTS);
   const rows = db
     .query(
       `SELECT f.key, f.lsn, t.subject, t.text, t.data, t.checksum FROM facts f JOIN tape t ON t.lsn = f.lsn
-       WHERE f.tenant = ? AND ${range.sql} AND f.key > ? ORDER BY f.key LIMIT ?`,
+       WHERE f.tenant = ? AND ${range.sql} AND f.key > ? ${hidden ? `AND NOT (${hidden.sql})` : ""} ORDER BY f.key LIMIT ?`,
     )
-    .all(tenant, ...range.params, input.after ?? "", limit + 1) as FactRow[];
+    .all(tenant, ...range.params, input.after ?? "", ...(hidden?.params ?? []), limit + 1) as FactRow[];
   const more = rows.length > limit;
   const facts = rows.slice(0, limit).map((r) => ({ key: r.key, value: JSON.parse(verifyRow(db, r).data), lsn: r.lsn }));
   return { facts, next: more ? facts[facts.length - 1]!.key : null };

@@ -43,6 +43,20 @@ export function factCases(factory: Factory): void {
       expect(second).toEqual({ facts: [expect.objectContaining({ key: "p/c", value: "p/c" })], next: null });
     });
 
+    contractTest(factory, "fact_list leaves out capture's bookkeeping facts unless its prefix looks inside capture/", async ({ a }) => {
+      const own = "capture/source/0123456789abcdef0123456789abcdef";
+      for (const key of ["capture/plan", "capture/source", own, "capture/sourcez", "deploy/key"]) await a.factSet({ key, value: key });
+      const keys = async (i: Parameters<typeof a.factList>[0]) => (await a.factList(i)).facts.map((f) => f.key);
+      expect(await keys({})).toEqual(["capture/plan", "capture/source", "capture/sourcez", "deploy/key"]);
+      expect(await keys({ prefix: "c" })).toEqual(["capture/plan", "capture/source", "capture/sourcez"]);
+      expect(await keys({ prefix: "capture/" })).toEqual(["capture/plan", "capture/source", own, "capture/sourcez"]);
+      expect(await keys({ prefix: "capture/source/" })).toEqual([own]);
+      // Paging steps over them, and they are still read by key.
+      const first = await a.factList({ limit: 2 });
+      expect((await a.factList({ limit: 2, after: first.next! })).facts.map((f) => f.key)).toEqual(["capture/sourcez", "deploy/key"]);
+      expect((await a.factGet({ key: own })).value).toBe(own);
+    });
+
     contractTest(factory, "link_add takes http and https URLs (never fetched) and search finds a link by its title", async ({ a }) => {
       const w = await a.linkAdd({ url: "https://example.com/runbook", title: "incident runbook", note: "read before paging" });
       expect(w.duplicate).toBe(false);
