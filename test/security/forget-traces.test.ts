@@ -4,82 +4,19 @@
  * 10,000 candidates against the op_hash a forgotten row kept, and read
  * forgotten session names and fact keys from forget records' selectors. Each
  * test first shows its attack or scan succeeding on what is not forgotten
- * (so it could fail), then failing on what is.
+ * (so it could fail), then failing on what is. Here, on the store: its
+ * export and files, replays of forgotten idem keys, and export and import.
+ * An older store's migration: forget-traces-migration.test.ts; the built
+ * binary: forget-traces-binary.test.ts.
  */
 import { describe, expect, test } from "bun:test";
-import { cpSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { openSqliteStore } from "../../src/store/sqlite/store.ts";
-import type { Memory, Store } from "../../src/store/types.ts";
-import { canonicalJson } from "../../src/util/json.ts";
-import { sha256 } from "../../src/util/hash.ts";
-import { filesContaining, runJson, runZ, tempDir } from "../helpers.ts";
-
-const FIXTURE = join(import.meta.dir, "..", "fixtures", "forget-store");
-
-/** Every record of a store's export, as the JSONL lines `zerodb export` writes. */
-async function exportOf(store: Store): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = [];
-  for await (const r of store.exportTape()) out.push(JSON.parse(JSON.stringify(r)));
-  return out;
-}
+import type { Memory } from "../../src/store/types.ts";
+import { filesContaining, tempDir } from "../helpers.ts";
+import { FIXTURE, crackPin, dataFiles, exportOf, feed, opened } from "./_forget-traces.ts";
 
 const jsonl = (records: unknown[]) => records.map((r) => `${JSON.stringify(r)}\n`).join("");
-
-async function* feed(records: unknown[]) {
-  for (const r of records) yield JSON.parse(JSON.stringify(r)) as unknown;
-}
-
-/** The bytes of every file in a data dir: database, WAL, shm, id. */
-function dataFiles(dir: string): Buffer[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile())
-    .map((e) => readFileSync(join(e.parentPath, e.name)));
-}
-
-/**
- * Every 16-byte window of the bytes, as hex, and every 32-character window
- * of them read as lowercase text: a digest (or its first half) stored raw in
- * a database page or written as hex in an export is in this set.
- */
-function windows(blobs: (Buffer | string)[]): Set<string> {
-  const set = new Set<string>();
-  for (const blob of blobs) {
-    const buf = typeof blob === "string" ? Buffer.from(blob, "utf8") : blob;
-    const hex = buf.toString("hex");
-    for (let i = 0; i + 32 <= hex.length; i += 2) set.add(hex.slice(i, i + 32));
-    const text = buf.toString("latin1").toLowerCase();
-    for (let i = 0; i + 32 <= text.length; i++) {
-      const w = text.slice(i, i + 32);
-      if (/^[0-9a-f]{32}$/.test(w)) set.add(w);
-    }
-  }
-  return set;
-}
-
-/**
- * The PIN attack: hash every 4-digit candidate the ways zerodb hashes a fact
- * (the op_hash of fact_set, as src/store/sqlite/facts.ts computes it, and a
- * content hash of the value), as a string and as a number, and look for each
- * digest, whole or its first 16 bytes, raw or as hex, anywhere in the bytes.
- * Returns the candidates found.
- */
-function crackPin(key: string, blobs: (Buffer | string)[]): string[] {
-  const seen = windows(blobs);
-  const found: string[] = [];
-  for (let n = 0; n < 10_000; n++) {
-    const pin = n.toString().padStart(4, "0");
-    const digests = [pin, n].flatMap((v) => [sha256(canonicalJson(["fact", key, v])), sha256(JSON.stringify(v))]);
-    if (digests.some((d) => seen.has(Buffer.from(d.subarray(0, 16)).toString("hex")))) found.push(pin);
-  }
-  return found;
-}
-
-/** Closes the store when the test leaves, even on a failed expectation. */
-function opened(dir: string): Store & Disposable {
-  const store = openSqliteStore(dir);
-  return Object.assign(store, { [Symbol.dispose]: () => store.close() });
-}
 
 /** The LSNs and hiding forgets of a store's forgotten records. */
 const hiddenSet = (records: Record<string, unknown>[]) => records.filter((r) => "forgotten_by" in r).map((r) => [r.lsn, r.forgotten_by]);
@@ -321,68 +258,4 @@ describe("forget leaves no recoverable trace (issue 14 item 4)", () => {
     expect((await m.read({ session: "keep" })).turns.map((t) => t.lsn)).toEqual([1, 10]);
     expect((await store.check({ full: true })).ok).toBe(true);
   });
-});
-
-describe("migration 5 scrubs what earlier forgets left (issue 14 item 4)", () => {
-  test("an older store's op_hash, idem keys and selectors are gone from every file after it is opened, its keys stay reserved, and it exports as its old export imports", async () => {
-    using dir = tempDir();
-    cpSync(join(FIXTURE, "data"), dir.path, { recursive: true });
-    const secrets = ["acme-layoffs-2027/notes", "hr/termination-", "set-pin-b7e2c1", "note-k3v9q2"];
-    // The fixture (schema 4, written by d520fb7) holds every trace.
-    expect(crackPin("pin", dataFiles(dir.path))).toEqual(["4821"]);
-    for (const s of secrets) expect(filesContaining(dir.path, s).length, s).toBeGreaterThan(0);
-
-    using store = opened(dir.path);
-    // The open truncated the WAL the migration wrote: the old pages are overwritten in the file.
-    expect(crackPin("pin", dataFiles(dir.path))).toEqual([]);
-    for (const s of secrets) expect(filesContaining(dir.path, s), s).toEqual([]);
-    const m = store.memory("local");
-    expect(await m.factSet({ key: "pin", value: "4821", idem_key: "set-pin-b7e2c1" })).toEqual({ lsn: 2, duplicate: true });
-    expect(await m.factSet({ key: "pin", value: "1234", idem_key: "set-pin-b7e2c1" })).toEqual({ lsn: 2, duplicate: true });
-    expect((await m.append({ session: "x", entries: [{ role: "note", content: "y", idem_key: "note-k3v9q2" }] })).entries).toEqual([
-      { lsn: 3, duplicate: true },
-    ]);
-    expect((await store.check({ full: true })).ok).toBe(true);
-
-    // The migrated store and the import of the old release's own export are the same store.
-    using b = tempDir();
-    using imported = opened(b.path);
-    const old = readFileSync(join(FIXTURE, "export.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as unknown);
-    await imported.importTape(feed(old));
-    expect(await exportOf(store)).toEqual(await exportOf(imported));
-    store.close();
-    for (const s of secrets) expect(filesContaining(dir.path, s), s).toEqual([]);
-  });
-});
-
-describe("the binary: forget, export and import (issue 14 item 4)", () => {
-  test("zerodb export after zerodb forget holds neither the fact key, the session name nor the PIN's hash; zerodb import restores it", async () => {
-    using home = tempDir();
-    const o = { home: home.path };
-    await runJson(["append", "--session", "acme-layoffs-2027/notes", "--idem-key", "acme-note-1", "draft list"], o);
-    await runJson(["fact", "set", "pin", '"4821"', "--idem-key", "set-pin-9c1d"], o);
-    await runJson(["fact", "set", "owner", "alice"], o);
-    expect((await runJson(["forget", "--session", "acme-layoffs-2027/notes"], o)).hidden).toBe(1);
-    expect((await runJson(["forget", "--fact", "pin"], o)).hidden).toBe(1);
-    const out = join(home.path, "export.jsonl");
-    expect((await runZ(["export", "--out", out], o)).code).toBe(0);
-    const text = readFileSync(out, "utf8");
-    expect(text.trim().split("\n").length).toBe(5);
-    for (const s of ["acme-layoffs", "acme-note-1", "set-pin-9c1d", '"4821"', "selector", "op_hash"]) expect(text, s).not.toContain(s);
-    expect(crackPin("pin", [text])).toEqual([]);
-    const data = join(home.path, "zerodb", "data");
-    expect(crackPin("pin", dataFiles(data))).toEqual([]);
-    for (const s of ["acme-layoffs", "acme-note-1", "set-pin-9c1d"]) expect(filesContaining(data, s), s).toEqual([]);
-
-    using home2 = tempDir();
-    const o2 = { home: home2.path };
-    const r = await runZ(["import", out, "--json"], o2);
-    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
-    expect(JSON.parse(r.stdout)).toEqual({ records: 5, last_lsn: 5 });
-    expect(await runJson(["fact", "set", "pin", '"0000"', "--idem-key", "set-pin-9c1d"], o2)).toEqual({ lsn: 2, duplicate: true });
-    expect((await runZ(["export"], o2)).stdout).toBe(text);
-  }, 60_000);
 });
