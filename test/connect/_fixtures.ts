@@ -1,4 +1,7 @@
-/** A HOME holding every (Linux) harness's config, each already in use and written in its own style. */
+/**
+ * A HOME holding every (Linux) harness's config, each already in use and
+ * written in its own style; and the JSON report connect and disconnect print.
+ */
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
@@ -123,3 +126,11 @@ export function listFiles(dir: string, prefix = ""): string[] {
   }
   return out.sort();
 }
+
+/** One line of connect's or disconnect's `--json` report. */
+export type Outcome = { target: string; what: string; label: string; status: string; path?: string; detail?: string; diff?: string };
+/** connect's or disconnect's `--json` report. */
+export type Report = { dry_run: boolean; command: string; results: Outcome[] };
+
+/** The status of one target's entry (`what`: mcp, hooks, config) in a report. */
+export const statusOf = (r: Report, target: string, what = "mcp") => r.results.find((o) => o.target === target && o.what === what)?.status;
