@@ -4,12 +4,15 @@
  * `opencode run` made offline: session, message and part, `data` JSON
  * without the row's own ids), ids made the way opencode makes them
  * (`<prefix>_` + 12 hex of (ms × 4096 + counter) mod 2^48 + 14 random
- * base62), WAL mode as opencode opens it; and the hook run as the plugin runs it.
+ * base62), WAL mode as opencode opens it; the hook run as the plugin runs it,
+ * and `capture sync` with only opencode's data to read.
  */
 import { Database } from "bun:sqlite";
+import { expect } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ZERODB } from "../helpers.ts";
+import { keysOf, runJson, type StoredTurn } from "./_fixtures.ts";
 
 /** opencode's DDL for the tables capture reads (from a 1.18.33 database). */
 const SCHEMA = `
@@ -183,4 +186,28 @@ export function spawnOpencodeHook(home: string, session: string) {
     stdout: "pipe",
     stderr: "pipe",
   });
+}
+
+/** A project directory under the test home. */
+export function project(home: string, name = "app"): string {
+  const cwd = join(home, "work", name);
+  mkdirSync(cwd, { recursive: true });
+  return cwd;
+}
+
+/** `capture sync` as seen with only opencode's data under `home`. */
+export const sync = (home: string) => runJson(["capture", "sync"], { home, env: opencodeEnv(home) });
+
+/** Keys in order, no duplicate, each source's positions rising. */
+export function expectOrderedOnce(turns: StoredTurn[], count: number) {
+  const { keys, duplicates } = keysOf(turns);
+  expect(duplicates).toEqual([]);
+  expect(keys.length).toBe(count);
+  const bySource = new Map<string, number[]>();
+  for (const k of keys) {
+    const [, sid, pos, chunk] = /^opencode:([^:]+):(\d+):(\d+)$/.exec(k)!;
+    if (chunk !== "0") continue;
+    bySource.set(sid!, [...(bySource.get(sid!) ?? []), Number(pos)]);
+  }
+  for (const list of bySource.values()) expect(list).toEqual([...list].sort((a, b) => a - b));
 }
