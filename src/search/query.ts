@@ -180,6 +180,31 @@ export function widened(term: Term): Term {
   return { ...rest, alternatives: [...term.alternatives, ...term.related] };
 }
 
+/**
+ * The query's words that no hit matched, when no hit matched any of them:
+ * the search fell back to its stopwords (a query with a word that occurs
+ * never comes back empty, DESIGN.md 11), so the hits share only common words
+ * with it, and a door says so rather than let them pass for answers. Empty
+ * when a hit matched a word, the query held only stopwords, or nothing hit.
+ */
+export function unmatchedWords(query: string, hits: readonly { matched: string[] }[]): string[] {
+  if (hits.length === 0) return [];
+  let terms: Term[];
+  try {
+    terms = parseQuery(query).terms;
+  } catch {
+    return [];
+  }
+  const asked = terms.filter((t) => !t.stopword).map((t) => t.text);
+  const matched = new Set(hits.flatMap((h) => h.matched));
+  return asked.some((w) => matched.has(w)) ? [] : asked;
+}
+
+/** "a", "a or b", "a, b or c": words for a sentence. */
+export function orList(words: readonly string[]): string {
+  return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+}
+
 /** The FTS5 expression of a term: its alternatives, ORed. */
 export function ftsOf(term: Term): string {
   const alts = term.alternatives.map((a) => `"${a.tokens.join(" ")}"${a.prefix ? "*" : ""}`);

@@ -139,25 +139,32 @@ gigabyte gb
 `;
 
 /**
- * Each group's other members, by the stem of a one-word member. A hyphen
+ * Each group's other members, by the stem of a one-word member, built on
+ * first use (a capture hook opens the store but never searches). A hyphen
  * joins the words of a member (`turn-off`): it is found as those words side
  * by side, and a query word is only ever one word, so it is no key.
  */
-const byStem = new Map<string, string[]>();
-for (const line of GROUPS.trim().split("\n")) {
-  const members = line
-    .trim()
-    .split(/\s+/)
-    .map((w) => w.replace(/-/g, " "));
-  for (const m of members) {
-    if (m.includes(" ")) continue;
-    const key = stem(m);
-    const others = members.filter((o) => stem(o) !== key);
-    byStem.set(key, [...new Set([...(byStem.get(key) ?? []), ...others])]);
+let byStem: Map<string, string[]> | undefined;
+
+function groups(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const line of GROUPS.trim().split("\n")) {
+    const members = line
+      .trim()
+      .split(/\s+/)
+      .map((w) => w.replace(/-/g, " "));
+    for (const m of members) {
+      if (m.includes(" ")) continue;
+      const key = stem(m);
+      const others = members.filter((o) => stem(o) !== key);
+      out.set(key, [...new Set([...(out.get(key) ?? []), ...others])]);
+    }
   }
+  return out;
 }
 
 /** Other words meaning what `folded` (one folded word) means; empty when it is in no group. */
 export function synonymsOf(folded: string): string[] {
+  byStem ??= groups();
   return byStem.get(stem(folded)) ?? [];
 }

@@ -15,6 +15,17 @@ function expectOneLineError(r: { code: number; stdout: string; stderr: string },
 }
 
 describe("cli", () => {
+  test("search says when its hits share only common words with the question", async () => {
+    using home = tempDir();
+    const o = { home: home.path };
+    await runJson(["append", "--session", "p", "The DST shift made the nightly cron fire twice"], o);
+    const fallback = await runZ(["search", "what", "broke", "when", "the", "clock", "changed"], o);
+    expect(fallback.stdout.split("\n")[0]).toBe("(no hit holds broke, clock or changed: these share only common words with the query)");
+    expect((await runZ(["search", "why", "did", "the", "cron", "fire", "twice"], o)).stdout).not.toContain("no hit holds");
+    // The JSON result is the store's, unchanged.
+    expect(Object.keys(await runJson(["search", "what", "broke"], o))).toEqual(["hits"]);
+  });
+
   test("append, read, sessions, search, facts, forget, stats: --json prints exactly the result", async () => {
     using home = tempDir();
     const o = { home: home.path };

@@ -19,6 +19,16 @@ describe("zerodb mcp search", () => {
     expect(textOf(r)).toContain("matched turn, off, upload, retry");
   });
 
+  test("hits that share only common words with the question say so; hits matching a word do not", async () => {
+    using tmp = tempDir();
+    await using mcp = await startMcp({ home: tmp.path });
+    await mcp.call("remember", { content: "The DST shift made the nightly cron fire twice", session: "p" });
+    const r = await mcp.call("search", { query: "what broke when the clock changed" });
+    expect((r.structuredContent as { hits: { matched: string[] }[] }).hits.map((h) => h.matched)).toEqual([["the"]]);
+    expect(textOf(r)).toContain("No hit holds broke, clock or changed: these share only common words with the query.");
+    expect(textOf(await mcp.call("search", { query: "what fired twice" }))).not.toContain("No hit holds");
+  });
+
   test("a search whose hits pass max_inline_bytes is spilled, its preview within the budget", async () => {
     using tmp = tempDir();
     writeConfig(tmp.path, { max_inline_bytes: 2048 });

@@ -1,7 +1,7 @@
 /** The query parser (DESIGN.md 11, "Query"): what a person types becomes terms, never FTS5 syntax, never an internal error. */
 import { describe, expect, test } from "bun:test";
 import { ZeroDbError } from "../../src/errors.ts";
-import { MAX_TERMS, ftsOf, parseQuery, widened } from "../../src/search/query.ts";
+import { MAX_TERMS, ftsOf, orList, parseQuery, unmatchedWords, widened } from "../../src/search/query.ts";
 import { synonymsOf } from "../../src/search/synonyms.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { tempDir } from "../helpers.ts";
@@ -27,6 +27,17 @@ describe("synonyms", () => {
     expect(parseQuery("bill*").terms[0]!.related).toBeUndefined();
     expect(parseQuery('"bills"').terms[0]!.related).toBeUndefined();
     expect(widened(parseQuery("kubernetes").terms[0]!)).toEqual(parseQuery("kubernetes").terms[0]!);
+  });
+});
+
+describe("unmatchedWords", () => {
+  test("the asked words when no hit matched any of them; nothing when one did, when only stopwords were asked, or nothing hit", () => {
+    expect(unmatchedWords("what broke when the clock changed", [{ matched: ["the"] }, { matched: ["when", "the"] }])).toEqual(["broke", "clock", "changed"]);
+    expect(unmatchedWords("what broke when the clock changed", [{ matched: ["the"] }, { matched: ["clock"] }])).toEqual([]);
+    expect(unmatchedWords("what is it", [{ matched: ["it"] }])).toEqual([]);
+    expect(unmatchedWords("broke clock", [])).toEqual([]);
+    expect(unmatchedWords("!!!", [{ matched: [] }])).toEqual([]);
+    expect([orList(["a"]), orList(["a", "b"]), orList(["a", "b", "c"])]).toEqual(["a", "a or b", "a, b or c"]);
   });
 });
 

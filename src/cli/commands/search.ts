@@ -4,6 +4,7 @@ import { withMemory } from "../context.ts";
 import { intFlag, stringFlag } from "../parse.ts";
 import { SearchInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
+import { orList, unmatchedWords } from "../../search/query.ts";
 
 /** `zerodb search`: find what was said, in any words (DESIGN.md 11). */
 export default zcommand({
@@ -33,7 +34,14 @@ export default zcommand({
     });
     return withMemory(args, (m) => m.search(input));
   },
-  human: (r: SearchResult) => (r.hits.length === 0 ? "(no hits)" : r.hits.map(humanHit).join("\n")),
+  human: (r: SearchResult, args) => {
+    if (r.hits.length === 0) return "(no hits)";
+    const query = (args._ as string[] | undefined)?.length ? (args._ as string[]).join(" ") : String(args.query);
+    const unmatched = unmatchedWords(query, r.hits);
+    const lines = r.hits.map(humanHit);
+    if (unmatched.length > 0) lines.unshift(`(no hit holds ${orList(unmatched)}: these share only common words with the query)`);
+    return lines.join("\n");
+  },
 });
 
 function humanHit(h: SearchHit): string {

@@ -1,5 +1,6 @@
 /** search and sessions: finding things across the whole memory (DESIGN.md 6.2). */
 import { SearchInput, SessionsInput } from "../../schema/ops.ts";
+import { orList, unmatchedWords } from "../../search/query.ts";
 import { defineTool } from "../tool.ts";
 
 /** The search tool. */
@@ -17,11 +18,13 @@ export const search = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, ctx) {
     const r = await ctx.memory.search(args);
+    const unmatched = unmatchedWords(args.query, r.hits);
     const lines =
       r.hits.length === 0
         ? [`No hits for ${JSON.stringify(args.query)}.`]
         : [
             `${r.hits.length} hit${r.hits.length === 1 ? "" : "s"} for ${JSON.stringify(args.query)}, best first:`,
+            ...(unmatched.length > 0 ? [`No hit holds ${orList(unmatched)}: these share only common words with the query.`] : []),
             ...r.hits.map((h) =>
               h.kind === "link"
                 ? `#${h.lsn} link ${h.url}: ${h.snippet}`
