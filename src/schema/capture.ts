@@ -69,44 +69,61 @@ function isEntry(e: unknown): boolean {
   for (const k of Object.keys(e)) if (!ENTRY_KEYS.has(k)) return false;
   const { role, content, meta, idem_key } = e;
   if (!ROLES.has(role)) return false;
-  if (typeof content !== "string" || !content.isWellFormed() || utf8Bytes(content) > CONTENT_MAX_BYTES) return false;
-  if (typeof idem_key !== "string" || !idem_key.isWellFormed()) return false;
-  const keyBytes = utf8Bytes(idem_key);
-  if (keyBytes < 1 || keyBytes > IDEM_KEY_MAX_BYTES) return false;
+  if (typeof content !== "string" || !content.isWellFormed() || !withinBytes(content, CONTENT_MAX_BYTES)) return false;
+  if (typeof idem_key !== "string" || !idem_key.isWellFormed() || idem_key.length === 0 || !withinBytes(idem_key, IDEM_KEY_MAX_BYTES)) return false;
   if (meta === undefined) return true;
-  if (typeof meta !== "object" || meta === null || Array.isArray(meta) || !plainJson(meta, 0)) return false;
-  return utf8Bytes(JSON.stringify(meta)) <= META_MAX_BYTES;
+  if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return false;
+  const bound = jsonBound(meta, 0);
+  if (bound < 0) return false;
+  // Serialized only when the bound does not settle it (metas are small: it almost always does).
+  return bound <= META_MAX_BYTES || utf8Bytes(JSON.stringify(meta)) <= META_MAX_BYTES;
+}
+
+/** Whether a string's UTF-8 form is at most `max` bytes; a UTF-16 unit is at most 3 bytes, so a short string is not measured. */
+function withinBytes(s: string, max: number): boolean {
+  return s.length * 3 <= max || utf8Bytes(s) <= max;
 }
 
 /**
- * True when `v` is plain JSON within the depth limit: what jsonProblem
- * (common.ts) finds no problem in, told without building the path it names.
+ * An upper bound of the UTF-8 bytes of `JSON.stringify(v)` when `v` is plain
+ * JSON within the depth limit (what jsonProblem, common.ts, finds no problem
+ * in, told without building the path it names); -1 when it is not. A UTF-16
+ * unit of a string is at most 6 bytes escaped (`\u001f`), a number at most
+ * 24 characters.
  */
-function plainJson(v: unknown, depth: number): boolean {
+function jsonBound(v: unknown, depth: number): number {
   switch (typeof v) {
     case "string":
-      return v.isWellFormed();
+      return v.isWellFormed() ? 2 + 6 * v.length : -1;
     case "number":
-      return Number.isFinite(v);
+      return Number.isFinite(v) ? 24 : -1;
     case "boolean":
-      return true;
+      return 5;
     case "object": {
-      if (v === null) return true;
-      if (depth >= JSON_MAX_DEPTH) return false;
+      if (v === null) return 4;
+      if (depth >= JSON_MAX_DEPTH) return -1;
+      let size = 2;
       if (Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) if (!plainJson(v[i], depth + 1)) return false;
-        return true;
+        for (let i = 0; i < v.length; i++) {
+          const b = jsonBound(v[i], depth + 1);
+          if (b < 0) return -1;
+          size += b + 1;
+        }
+        return size;
       }
       const proto = Object.getPrototypeOf(v);
-      if (proto !== Object.prototype && proto !== null) return false;
+      if (proto !== Object.prototype && proto !== null) return -1;
       for (const k in v) {
         if (!Object.hasOwn(v, k)) continue;
-        if (!k.isWellFormed() || !plainJson((v as Record<string, unknown>)[k], depth + 1)) return false;
+        if (!k.isWellFormed()) return -1;
+        const b = jsonBound((v as Record<string, unknown>)[k], depth + 1);
+        if (b < 0) return -1;
+        size += 2 + 6 * k.length + 2 + b;
       }
-      return true;
+      return size;
     }
     default:
-      return false;
+      return -1;
   }
 }
 
