@@ -103,7 +103,7 @@ const CASES: [string, (b: Batch) => unknown][] = [
   ["meta of control characters, six bytes each escaped, over its limit", field("meta", { a: "\u0001".repeat(Math.ceil(META_MAX_BYTES / 6)) })],
   ["meta of control characters within its limit", field("meta", { a: "\u0001".repeat(Math.floor(META_MAX_BYTES / 6) - 2) })],
   ["meta of three-byte characters over its limit", field("meta", { a: "中".repeat(Math.ceil(META_MAX_BYTES / 3)) })],
-  ["meta of many numbers and keys", field("meta", Object.fromEntries(Array.from({ length: 700 }, (_, i) => [`k${i}`, -1.2345678901234567e-300])))],
+  ["meta of many numbers and keys", field("meta", Object.fromEntries(Array.from({ length: 700 }, (_, i) => [`k${i}`, -1.234567890123457e-300])))],
   ["content at the limit, in one-byte characters", field("content", "x".repeat(CONTENT_MAX_BYTES))],
   ["content of three-byte characters one over the limit", field("content", "中".repeat(Math.floor(CONTENT_MAX_BYTES / 3) + 1))],
   ["an idem_key of three-byte characters at its limit", field("idem_key", "中".repeat(IDEM_KEY_MAX_BYTES / 3))],
