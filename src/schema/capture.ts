@@ -89,14 +89,14 @@ function withinBytes(s: string, max: number): boolean {
  * JSON within the depth limit (what jsonProblem, common.ts, finds no problem
  * in, told without building the path it names); -1 when it is not. A UTF-16
  * unit of a string is at most 6 bytes escaped (`\u001f`), a number at most
- * 24 characters.
+ * 25 characters (`-0.0000012345678901234567`).
  */
 function jsonBound(v: unknown, depth: number): number {
   switch (typeof v) {
     case "string":
       return v.isWellFormed() ? 2 + 6 * v.length : -1;
     case "number":
-      return Number.isFinite(v) ? 24 : -1;
+      return Number.isFinite(v) ? 25 : -1;
     case "boolean":
       return 5;
     case "object": {

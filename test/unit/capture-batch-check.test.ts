@@ -104,6 +104,8 @@ const CASES: [string, (b: Batch) => unknown][] = [
   ["meta of control characters within its limit", field("meta", { a: "\u0001".repeat(Math.floor(META_MAX_BYTES / 6) - 2) })],
   ["meta of three-byte characters over its limit", field("meta", { a: "中".repeat(Math.ceil(META_MAX_BYTES / 3)) })],
   ["meta of many numbers and keys", field("meta", Object.fromEntries(Array.from({ length: 700 }, (_, i) => [`k${i}`, -1.234567890123457e-300])))],
+  // A number serializes to at most 25 characters (-0.0000012345678901234567): an array of them just over the limit.
+  ["meta of 25-character numbers just over its limit", field("meta", { a: Array(631).fill(-0.0000012345678901234567) })],
   ["content at the limit, in one-byte characters", field("content", "x".repeat(CONTENT_MAX_BYTES))],
   ["content of three-byte characters one over the limit", field("content", "中".repeat(Math.floor(CONTENT_MAX_BYTES / 3) + 1))],
   ["an idem_key of three-byte characters at its limit", field("idem_key", "中".repeat(IDEM_KEY_MAX_BYTES / 3))],
