@@ -181,6 +181,18 @@ export function widened(term: Term): Term {
 }
 
 /**
+ * The parsed query with the terms in `absent` widened, in its terms and in
+ * all its words alike (the terms are the same objects), so an engine looks
+ * each word up once whichever of them it searches. No stopword has synonyms,
+ * so the words looked up are the terms' own.
+ */
+export function widenedQuery(parsed: ParsedQuery, absent: ReadonlySet<Term>): ParsedQuery {
+  if (absent.size === 0) return parsed;
+  const w = (t: Term) => (absent.has(t) ? widened(t) : t);
+  return { terms: parsed.terms.map(w), all: parsed.all.map(w) };
+}
+
+/**
  * The query's words that no hit matched, when no hit matched any of them:
  * the search fell back to its stopwords (a query with a word that occurs
  * never comes back empty, DESIGN.md 11), so the hits share only common words

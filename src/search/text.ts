@@ -80,8 +80,8 @@ for (let c = 0; c < 128; c++) ASCII_CLASS[c] = c >= 65 && c <= 90 ? UPPER : c >=
 const BMP_CLASS = new Uint8Array(0x10000);
 const ASTRAL_CLASS = new Map<number, number>();
 
+/** The class of a code point past ASCII (steppedWords looks ASCII up itself). */
 function classOf(cp: number): number {
-  if (cp < 128) return ASCII_CLASS[cp]!;
   if (cp < 0x10000) {
     const known = BMP_CLASS[cp]!;
     if (known !== 0) return known - 1;

@@ -22,9 +22,8 @@ export default zcommand({
   },
   run: (args) => {
     // Validated before the store is opened: bad input never touches disk (I6, D3).
-    const words = (args._ as string[] | undefined)?.length ? (args._ as string[]) : [String(args.query)];
     const input = parseInput(SearchInput, {
-      query: words.join(" "),
+      query: queryOf(args),
       session: stringFlag(args.session),
       prefix: stringFlag(args["session-prefix"]),
       role: stringFlag(args.role),
@@ -36,13 +35,18 @@ export default zcommand({
   },
   human: (r: SearchResult, args) => {
     if (r.hits.length === 0) return "(no hits)";
-    const query = (args._ as string[] | undefined)?.length ? (args._ as string[]).join(" ") : String(args.query);
-    const unmatched = unmatchedWords(query, r.hits);
+    const unmatched = unmatchedWords(queryOf(args), r.hits);
     const lines = r.hits.map(humanHit);
     if (unmatched.length > 0) lines.unshift(`(no hit holds ${orList(unmatched)}: these share only common words with the query)`);
     return lines.join("\n");
   },
 });
+
+/** The query: every word after the command, joined. */
+function queryOf(args: { _?: unknown; query?: unknown }): string {
+  const words = args._ as string[] | undefined;
+  return words?.length ? words.join(" ") : String(args.query);
+}
 
 function humanHit(h: SearchHit): string {
   const where = h.kind === "link" ? `link ${h.url}` : `${h.session} ${h.role}`;

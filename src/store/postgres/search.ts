@@ -31,7 +31,7 @@
  * migration has autovacuum visit the postings often (README, "Team server").
  */
 import type { SQL } from "bun";
-import { type Term, parseQuery, widened } from "../../search/query.ts";
+import { type Term, parseQuery, widenedQuery } from "../../search/query.ts";
 import { idf } from "../../search/rank.ts";
 import { PAGE_DEFAULT } from "../../limits.ts";
 import type { SearchInput } from "../../schema/ops.ts";
@@ -58,9 +58,10 @@ const CANDIDATES = 400;
 
 /** Hits, best first; forgotten rows have no text and no index entries. */
 export async function search(sql: SQL, tenant: string, input: SearchInput): Promise<SearchResult> {
-  const parsed = parseQuery(input.query);
+  const asked = parseQuery(input.query);
   const limit = input.limit ?? PAGE_DEFAULT;
   return sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", async (tx) => {
+    const parsed = widenedQuery(asked, await absentTerms(tx, tenant, asked.all));
     let hits = await searchTerms(tx, sql, tenant, input, parsed.terms, limit);
     // A query whose only words that occur are stopwords still finds them (never empty, DESIGN.md 11).
     if (hits.length === 0 && parsed.all.length > parsed.terms.length && input.all_words !== true)
@@ -99,8 +100,7 @@ async function matchFlags(tx: SQL, tenant: string, input: SearchInput, terms: Te
 
 /** Hits for a list of terms: from the postings (the fast path), or from the filtered word index when those starve. */
 /** `sql` is the pool the transaction `tx` came from: frequencies counted are kept per pool. */
-async function searchTerms(tx: SQL, sql: SQL, tenant: string, input: SearchInput, asked: Term[], limit: number): Promise<SearchHit[]> {
-  const terms = await widenAbsent(tx, tenant, asked);
+async function searchTerms(tx: SQL, sql: SQL, tenant: string, input: SearchInput, terms: Term[], limit: number): Promise<SearchHit[]> {
   const n = await tenantRows(tx, tenant);
   const fast = input.all_words === true ? null : await fromPostings(tx, sql, tenant, input, terms, limit, n);
   const stage = fast ?? (await fromWordIndex(tx, tenant, input, terms, n));
@@ -108,21 +108,18 @@ async function searchTerms(tx: SQL, sql: SQL, tenant: string, input: SearchInput
   return rankRows(tx, tenant, input, terms, limit, stage);
 }
 
-/** Terms the tenant's rows hold nowhere, widened to their other words (query.ts, widened); a look at the postings, or the word index for a phrase. */
-async function widenAbsent(tx: SQL, tenant: string, terms: Term[]): Promise<Term[]> {
-  const out: Term[] = [];
+/** The terms with other words (query.ts, widened) that the tenant's rows hold nowhere: a look at the postings, or the word index for a phrase. */
+async function absentTerms(tx: SQL, tenant: string, terms: Term[]): Promise<Set<Term>> {
+  const absent = new Set<Term>();
   for (const term of terms) {
-    if (!term.related) {
-      out.push(term);
-      continue;
-    }
+    if (!term.related) continue;
     const stems = postingTerms(term);
     const held = stems
       ? await tx.unsafe("SELECT 1 FROM postings WHERE tenant = $1 AND term = ANY($2::text[]) LIMIT 1", [tenant, stems])
       : await tx.unsafe("SELECT 1 FROM tape WHERE tenant = $1 AND forgotten_by IS NULL AND words @@ $2::tsquery LIMIT 1", [tenant, termQuery(term)]);
-    out.push(held.length > 0 ? term : widened(term));
+    if (held.length === 0) absent.add(term);
   }
-  return out;
+  return absent;
 }
 
 /** How many rows the tenant has (every figure ranking uses is the caller's tenant's only). */

@@ -28,7 +28,7 @@
 import type { Database } from "bun:sqlite";
 import { AFTER, CONTEXT_TOP, NEIGHBOURS, type Near, type Scored as ContextScored, rankInContext, readsConversation, versionOf } from "../../search/context.ts";
 import { countTerms } from "../../search/match.ts";
-import { type Term, ftsOf, parseQuery, widened } from "../../search/query.ts";
+import { type Term, ftsOf, parseQuery, widenedQuery } from "../../search/query.ts";
 import { bm25, score } from "../../search/rank.ts";
 import { snippet } from "../../search/snippet.ts";
 import { PAGE_DEFAULT } from "../../limits.ts";
@@ -64,11 +64,14 @@ interface PoolRow {
 
 /** Hits, best first; forgotten rows are gone from the index and filtered besides. */
 export function search(db: Database, tenant: string, input: SearchInput): SearchResult {
-  const parsed = parseQuery(input.query);
+  const asked = parseQuery(input.query);
   const limit = input.limit ?? PAGE_DEFAULT;
   const filter = filterOf(tenant, input);
   return db
     .transaction((): SearchResult => {
+      // A word the index holds nowhere is looked for by its other words (query.ts, widened).
+      const occurs = db.query("SELECT 1 FROM words WHERE words MATCH ? LIMIT 1");
+      const parsed = widenedQuery(asked, new Set(asked.all.filter((t) => t.related && occurs.get(ftsOf(t)) === null)));
       let hits = searchTerms(db, { filter, terms: parsed.terms, limit, allWords: input.all_words === true });
       // A query whose only words that occur are stopwords still finds them (never empty, DESIGN.md 11).
       if (hits.length === 0 && parsed.all.length > parsed.terms.length && input.all_words !== true) {
@@ -81,10 +84,7 @@ export function search(db: Database, tenant: string, input: SearchInput): Search
 
 /** The hits for a list of terms, best first (the stages of the header). */
 function searchTerms(db: Database, opts: { filter: Filter; terms: Term[]; limit: number; allWords: boolean }): SearchHit[] {
-  const { filter, allWords, limit } = opts;
-  // A word the index holds nowhere is looked for by its other words (query.ts, widened).
-  const occurs = db.query("SELECT 1 FROM words WHERE words MATCH ? LIMIT 1");
-  const terms = opts.terms.map((t) => (t.related && occurs.get(ftsOf(t)) === null ? widened(t) : t));
+  const { filter, terms, limit, allWords } = opts;
   const exprs = terms.map(ftsOf);
   const poolSize = Math.max(POOL_SIZE_MIN, limit * 2);
   let found = candidates(db, { filter: null, exprs, limit, allWords, pool: poolSize });
