@@ -1,56 +1,70 @@
 /**
- * Search quality (DESIGN.md 11): eleven scripted Claude Code sessions captured
- * through the real capture engine among 50,000 distractor turns (10,000 with
- * --quick), 127 labelled queries in three styles, and recall@10, MRR@10 and
- * the share of empty results per style and split, beside a plain
- * OR-of-words BM25 over the same turns.
+ * Search quality (DESIGN.md 11), real data first: the labelled set written by
+ * reading real transcripts of public repositories (scripts/bench/recall/real/),
+ * then the generated set (eleven scripted sessions, scripts/bench/recall/),
+ * each alone (a few hundred turns) and among 50,000 distractors that are real
+ * turns of other sessions (10,000 with --quick). Per set, scale, style and
+ * split: recall@10, MRR@10 and the share of empty results, each beside a
+ * plain stemmed BM25 OR-of-words over the same turns in the same run (the
+ * floor); every figure below the floor is flagged and counted.
  *
- * `bun scripts/bench/recall.ts --tune [--distractors N]` prints each missed
- * TUNE query with its top hits, for studying failures. Held-out queries are
- * only ever summarized as numbers.
+ * `bun scripts/bench/recall.ts --tune [--set real|generated] [--distractors N]`
+ * prints each missed TUNE query with its top hits, for studying failures.
+ * Held-out queries are only ever summarized as numbers.
  */
 import { parseArgs } from "node:util";
 import type { Figure, Section } from "./_lib.ts";
 import { remove, tmp } from "./_lib.ts";
-import type { Query } from "./recall/_types.ts";
+import type { Memory } from "../../src/store/types.ts";
+import type { SqliteStore } from "../../src/store/sqlite/store.ts";
+import type { Split, Style } from "./recall/_types.ts";
 import { orBaseline } from "./recall/baseline.ts";
-import { type Built, buildMemory } from "./recall/build.ts";
-import { type Outcome, SPLIT_GROUPS, STYLE_GROUPS, type Summary, rankOf, select, summarize } from "./recall/metrics.ts";
+import { buildMemory } from "./recall/build.ts";
+import { type Outcome, SPLIT_GROUPS, STYLE_GROUPS, type Summary, select, summarize } from "./recall/metrics.ts";
 import { QUERIES } from "./recall/queries.ts";
-import { SESSIONS } from "./recall/transcripts.ts";
+import { buildReal, mirrorRoot } from "./recall/real/build.ts";
 
-/** One query's hits: zerodb's (with snippets) and the baseline's. */
+/** A query as both sets have it. */
+interface Asked {
+  style: Style;
+  split: Split;
+  query: string;
+}
+
+/** A built memory with its labels, whichever set. */
+interface Labelled {
+  store: SqliteStore;
+  memory: Memory;
+  content: Map<number, string>;
+  queries: Asked[];
+  /** Whether the turn at `lsn` answers query `i`. */
+  answers(i: number, lsn: number): boolean;
+  /** Queries whose answer no stored turn holds (they can only miss). */
+  stray: number;
+}
+
+/** One query's outcome for zerodb and for the floor, with zerodb's snippets. */
 interface Run {
-  query: Query;
+  query: Asked;
   zerodb: Outcome;
   baseline: Outcome;
   snippets: string[];
 }
 
-/** Runs every query through zerodb's search and through the baseline. */
-async function runQueries(built: Built): Promise<Run[]> {
-  const baseline = orBaseline(built.content);
+/** Every query through zerodb's search and the floor. */
+async function runQueries(l: Labelled): Promise<Run[]> {
+  const baseline = orBaseline(l.content);
   try {
     const runs: Run[] = [];
-    for (const query of QUERIES) {
-      // Only `query` and `limit` in, only `lsn` and `snippet` out: the API is being reworked around them.
-      const r = await built.memory.search({ query: query.query, limit: 10 });
-      const rank = rankOf(
-        r.hits.map((h) => built.content.get(h.lsn)),
-        query.answer,
-      );
+    for (const [i, query] of l.queries.entries()) {
+      const r = await l.memory.search({ query: query.query, limit: 10 });
+      const rank = (lsns: number[]) => lsns.slice(0, 10).findIndex((lsn) => l.answers(i, lsn)) + 1;
       const b = baseline.search(query.query);
+      const q = { ...query, answer: "" };
       runs.push({
         query,
-        zerodb: { query, rank, empty: r.hits.length === 0 },
-        baseline: {
-          query,
-          rank: rankOf(
-            b.map((lsn) => built.content.get(lsn)),
-            query.answer,
-          ),
-          empty: b.length === 0,
-        },
+        zerodb: { query: q, rank: rank(r.hits.map((h) => h.lsn)), empty: r.hits.length === 0 },
+        baseline: { query: q, rank: rank(b), empty: b.length === 0 },
         snippets: r.hits.map((h) => h.snippet),
       });
     }
@@ -60,14 +74,51 @@ async function runQueries(built: Built): Promise<Run[]> {
   }
 }
 
-/** Labels whose answer is not in exactly one stored turn (capture rendered it otherwise): they can only miss. */
-function strayLabels(built: Built): Query[] {
-  const contents = [...built.content.values()];
-  return QUERIES.filter((q) => contents.filter((c) => c.includes(q.answer)).length !== 1);
+/** The real set, built among `n` distractors. */
+async function realSet(dir: string, n: number, noise: Noise): Promise<Labelled> {
+  const built = await buildReal(dir, { mirror: mirrorRoot(), distractors: n, noise });
+  return {
+    store: built.store,
+    memory: built.memory,
+    content: built.content,
+    queries: built.queries,
+    answers: (i, lsn) => built.answers[i]!.has(lsn),
+    stray: built.answers.filter((a) => a.size === 0).length,
+  };
 }
 
-/** zerodb's and the baseline's summary of the runs of one style and split. */
-function summaries(runs: Run[], style: Parameters<typeof select>[1], split: Parameters<typeof select>[2]): { z: Summary; b: Summary } {
+/** The generated set, built among `n` distractors. */
+async function generatedSet(dir: string, n: number, noise: Noise): Promise<Labelled> {
+  const built = await buildMemory(
+    dir,
+    noise(n).map(({ role, content }) => ({ role, content })),
+  );
+  const contents = [...built.content.values()];
+  return {
+    store: built.store,
+    memory: built.memory,
+    content: built.content,
+    queries: QUERIES,
+    answers: (i, lsn) => built.content.get(lsn)?.includes(QUERIES[i]!.answer) === true,
+    stray: QUERIES.filter((q) => contents.filter((c) => c.includes(q.answer)).length !== 1).length,
+  };
+}
+
+/** Real distractor turns (scripts/bench/recall/real/distractor-turns.ts). */
+type Noise = (n: number) => { role: "user" | "assistant" | "tool"; content: string; session: string }[];
+
+async function realNoise(): Promise<Noise> {
+  const { distractorTurns } = (await import("./recall/real/distractor-turns.ts")) as {
+    distractorTurns: (mirror: string, n: number) => ReturnType<Noise>;
+  };
+  const mirror = mirrorRoot();
+  return (n) => (n === 0 ? [] : distractorTurns(mirror, n));
+}
+
+const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "-");
+const line = (s: Summary) => `recall@10 ${f2(s.recall)}  MRR ${f2(s.mrr)}  empty ${f2(s.empty)}`;
+
+function summaries(runs: Run[], style?: Style, split?: Split): { z: Summary; b: Summary } {
   return {
     z: summarize(
       select(
@@ -86,69 +137,96 @@ function summaries(runs: Run[], style: Parameters<typeof select>[1], split: Para
   };
 }
 
-const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "-");
-const line = (s: Summary) => `recall@10 ${f2(s.recall)}  MRR ${f2(s.mrr)}  empty ${f2(s.empty)}`;
+/** The sets and scales measured, real first. */
+const SETS = [
+  { name: "real", build: realSet },
+  { name: "generated", build: generatedSet },
+] as const;
 
 const section: Section = {
   name: "recall",
   async run(ctx) {
-    const n = ctx.quick ? 10_000 : 50_000;
-    const t0 = performance.now();
-    const built = await buildMemory(ctx.tmp, n);
-    try {
-      ctx.log(
-        `memory: ${built.captured} captured turns of ${SESSIONS.length} sessions among ${n.toLocaleString("en-US")} distractors (${built.content.size.toLocaleString("en-US")} turns, built in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
-      );
-      const stray = strayLabels(built);
-      if (stray.length > 0) ctx.log(`${stray.length} labels are not held by exactly one stored turn (they count as misses)`);
-      const runs = await runQueries(built);
-      const out: Figure[] = [];
-      for (const sg of STYLE_GROUPS) {
-        const parts: string[] = [];
-        for (const pg of SPLIT_GROUPS) {
-          const { z, b } = summaries(runs, sg.style, pg.split);
-          const at = `${sg.name} ${pg.name}`;
-          const note = (x: number) => `n=${z.n}; OR-of-words BM25 ${f2(x)}`;
-          out.push({ name: `recall@10 ${at}`, value: z.recall, unit: "", runs: z.n, note: note(b.recall) });
-          out.push({ name: `MRR@10 ${at}`, value: z.mrr, unit: "", runs: z.n, note: note(b.mrr) });
-          out.push({ name: `empty results ${at}`, value: z.empty, unit: "ratio", runs: z.n, note: note(b.empty) });
-          if (pg.name !== "tune") parts.push(`${pg.name}: ${line(z)} | OR-BM25 ${line(b)}`);
+    const big = ctx.quick ? 10_000 : 50_000;
+    const noise = await realNoise();
+    const out: Figure[] = [];
+    let below = 0;
+    for (const set of SETS) {
+      for (const n of [0, big]) {
+        const t0 = performance.now();
+        const dir = tmp(`zerodb-recall-${set.name}-`);
+        try {
+          const l = await set.build(dir, n, noise);
+          try {
+            const scale = n === 0 ? "alone" : `@${n.toLocaleString("en-US")}`;
+            ctx.log(
+              `${set.name} ${scale}: ${l.queries.length} queries over ${l.content.size.toLocaleString("en-US")} turns (built in ${((performance.now() - t0) / 1000).toFixed(1)} s)${l.stray > 0 ? `; ${l.stray} labels match no stored turn (counted as misses)` : ""}`,
+            );
+            const runs = await runQueries(l);
+            for (const sg of STYLE_GROUPS) {
+              const parts: string[] = [];
+              for (const pg of SPLIT_GROUPS) {
+                const { z, b } = summaries(runs, sg.style, pg.split);
+                const at = `${set.name} ${scale} ${sg.name} ${pg.name}`;
+                const flag = (zv: number, bv: number) => (zv < bv ? " BELOW BM25-OR" : "");
+                // The floor is judged on every split: tune, held out and both.
+                if (z.recall < b.recall) below++;
+                if (z.mrr < b.mrr) below++;
+                const note = (x: number, y: number) => `n=${z.n}; stemmed BM25-OR ${f2(x)}${flag(y, x)}`;
+                out.push({
+                  name: `recall@10 ${at}`,
+                  value: z.recall,
+                  unit: "",
+                  runs: z.n,
+                  note: note(b.recall, z.recall),
+                  ratio: { of: "BM25-OR", value: z.recall / b.recall },
+                });
+                out.push({ name: `MRR@10 ${at}`, value: z.mrr, unit: "", runs: z.n, note: note(b.mrr, z.mrr) });
+                out.push({ name: `empty results ${at}`, value: z.empty, unit: "ratio", runs: z.n, note: `n=${z.n}; stemmed BM25-OR ${f2(b.empty)}` });
+                if (pg.name !== "tune") parts.push(`${pg.name}: ${line(z)}${flag(z.recall, b.recall)}${flag(z.mrr, b.mrr)} | BM25-OR ${line(b)}`);
+              }
+              ctx.log(`  ${sg.name.padEnd(11)} ${parts.join("  ||  ")}`);
+            }
+          } finally {
+            l.store.close();
+          }
+        } finally {
+          remove(dir);
         }
-        ctx.log(`${sg.name.padEnd(11)} ${parts.join("  ||  ")}`);
       }
-      return out;
-    } finally {
-      built.store.close();
     }
+    out.push({ name: "figures below stemmed BM25-OR", value: below, unit: "", note: "recall@10 and MRR@10 of every set, scale, style and split" });
+    return out;
   },
 };
 
 export default section;
 
 /** The study view: tune misses with their top hits; held-out as numbers only. */
-async function tune(n: number): Promise<void> {
+async function tune(setName: string, n: number): Promise<void> {
+  const set = SETS.find((s) => s.name === setName);
+  if (!set) throw new Error(`no set ${setName}`);
   const dir = tmp("zerodb-recall-tune-");
   try {
-    const built = await buildMemory(dir, n);
+    const l = await set.build(dir, n, await realNoise());
     try {
-      const runs = await runQueries(built);
-      for (const q of strayLabels(built).filter((q) => q.split === "tune")) console.log(`label not in exactly one stored turn: ${JSON.stringify(q.answer)}`);
+      const runs = await runQueries(l);
       for (const r of runs.filter((r) => r.query.split === "tune" && r.zerodb.rank === 0)) {
-        console.log(
-          `\nMISS [${r.query.style}] ${r.query.query}\n  answer: ${r.query.answer}${r.baseline.rank > 0 ? `  (OR-BM25 rank ${r.baseline.rank})` : ""}`,
-        );
+        console.log(`\nMISS [${r.query.style}] ${r.query.query}${r.baseline.rank > 0 ? `  (BM25-OR rank ${r.baseline.rank})` : ""}`);
         if (r.snippets.length === 0) console.log("  (no hits)");
         for (const s of r.snippets.slice(0, 3)) console.log(`  - ${s.replace(/\s+/g, " ").slice(0, 200)}`);
       }
-      console.log(`\n${built.content.size.toLocaleString("en-US")} turns (${n.toLocaleString("en-US")} distractors)`);
+      const worse = runs.filter((r) => r.query.split === "tune" && r.zerodb.rank > 0 && r.baseline.rank > 0 && r.baseline.rank < r.zerodb.rank);
+      console.log(`\ntune queries ranked lower than BM25-OR ranks them: ${worse.length}`);
+      for (const r of worse) console.log(`  [${r.query.style}] ${r.query.query}: zerodb ${r.zerodb.rank}, BM25-OR ${r.baseline.rank}`);
+      console.log(`\n${l.content.size.toLocaleString("en-US")} turns (${n.toLocaleString("en-US")} distractors)`);
       for (const sg of STYLE_GROUPS) {
         for (const pg of SPLIT_GROUPS.filter((p) => p.split !== undefined)) {
           const { z, b } = summaries(runs, sg.style, pg.split);
-          console.log(`${sg.name.padEnd(11)} ${pg.name.padEnd(7)} n=${String(z.n).padStart(3)}  ${line(z)}  | OR-BM25 ${line(b)}`);
+          console.log(`${sg.name.padEnd(11)} ${pg.name.padEnd(7)} n=${String(z.n).padStart(3)}  ${line(z)}  | BM25-OR ${line(b)}`);
         }
       }
     } finally {
-      built.store.close();
+      l.store.close();
     }
   } finally {
     remove(dir);
@@ -156,10 +234,10 @@ async function tune(n: number): Promise<void> {
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { tune: { type: "boolean" }, distractors: { type: "string" } } });
+  const { values } = parseArgs({ options: { tune: { type: "boolean" }, set: { type: "string" }, distractors: { type: "string" } } });
   if (!values.tune) {
-    console.error("usage: bun scripts/bench/recall.ts --tune [--distractors N]   (the section itself runs in `bun run bench`)");
+    console.error("usage: bun scripts/bench/recall.ts --tune [--set real|generated] [--distractors N]   (the section itself runs in `bun run bench`)");
     process.exit(2);
   }
-  await tune(Number(values.distractors ?? 50_000));
+  await tune(values.set ?? "real", Number(values.distractors ?? 50_000));
 }

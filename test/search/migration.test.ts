@@ -31,7 +31,7 @@ describe("migration 4 on a store of the previous release", () => {
     using dir = oldStore();
     const progress: [string, number, number][] = [];
     const store = openSqliteStore(dir.path, { onProgress: (what, done, total) => progress.push([what, done, total]) });
-    expect(progress.at(-1)).toEqual(["migration 4: search index", 10, 10]);
+    expect(progress.at(-1)).toEqual(["migration 7: search index", 10, 10]);
     const db = new Database(join(dir.path, "zerodb.sqlite"), { readonly: true });
     expect((db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(MIGRATIONS.length);
     db.close();

@@ -61,14 +61,20 @@ async function readAll(memory: Memory): Promise<Map<number, string>> {
   return content;
 }
 
-/** Builds the memory in `dir` with `n` distractor turns. */
-export async function buildMemory(dir: string, n: number): Promise<Built> {
+/**
+ * Builds the memory in `dir` among `noise` distractor turns (real turns of
+ * other sessions in the bench; the generated ones of distractors.ts when
+ * `noise` is a count).
+ */
+export async function buildMemory(dir: string, noise: number | { role: "user" | "assistant" | "tool"; content: string }[]): Promise<Built> {
   const store = openSqliteStore(join(dir, "data"));
   const memory = store.memory(TENANT);
-  const noise = distractors(
-    n,
-    QUERIES.map((q) => q.answer),
-  );
+  if (typeof noise === "number")
+    noise = distractors(
+      noise,
+      QUERIES.map((q) => q.answer),
+    );
+  const n = noise.length;
   const half = Math.floor(n / 2);
   await appendDistractors(memory, noise.slice(0, half), 0);
   // Transcripts go through the real capture engine, as `zerodb capture sync` reads them.

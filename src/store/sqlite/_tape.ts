@@ -88,7 +88,7 @@ export function insertRow(db: Database, row: NewRow): number {
       row.text === null ? SearchClass.note : (row.sclass ?? kindClass(row.kind)),
     );
   const lsn = Number(r.lastInsertRowid);
-  if (row.text !== null) indexRow(db, lsn, row.text, row.index);
+  if (row.text !== null) indexRow(db, { lsn, tenant: row.tenant, text: row.text }, row.index);
   return lsn;
 }
 

@@ -105,7 +105,7 @@ export function purge(db: Database, tenant: string, found: Match[], by: { lsn: n
   const unindexing = found.some((m) => m.text !== null);
   if (unindexing) secureDeletes(db, true);
   for (const m of found) {
-    if (m.text !== null) unindexRow(db, m.lsn, m.text);
+    if (m.text !== null) unindexRow(db, { lsn: m.lsn, tenant, text: m.text });
     blank.run(by.ts, m.idem_key === null ? null : idemDigest(tenant, m.idem_key), by.lsn, m.lsn);
   }
   if (unindexing) secureDeletes(db, false);

@@ -7,6 +7,7 @@ import m003 from "./migrations/003_capture.sql" with { type: "text" };
 import m004 from "./migrations/004_search.sql" with { type: "text" };
 import m005 from "./migrations/005_forget_traces.sql" with { type: "text" };
 import m006 from "./migrations/006_index_writes.sql" with { type: "text" };
+import m007 from "./migrations/007_index_tenants.sql" with { type: "text" };
 import { scrubForgotten } from "./forget-record.ts";
 import { type RebuildProgress, rebuildIndex, secureDeletes } from "./search-index.ts";
 
@@ -21,19 +22,16 @@ export const MIGRATIONS: readonly Migration[] = [
   { sql: m001 },
   { sql: m002 },
   { sql: m003 },
-  // The word index is built from each row's text by src/search/text.ts (DESIGN.md 11), without secure deletes
-  // (nothing is deleted while it is built; migration 006 leaves them off for every write after).
-  {
-    sql: m004,
-    after: (db, onProgress) => {
-      secureDeletes(db, false);
-      rebuildIndex(db, onProgress);
-    },
-  },
+  // The word index, built from each row's text by src/search/text.ts (DESIGN.md 11), without secure deletes
+  // (migration 006 leaves them off for every write after). Its rows are written by migration 007, which
+  // rebuilds it with each row's tenant: the rows and classes are made once whichever version a store is at.
+  { sql: m004, after: (db) => secureDeletes(db, false) },
   // Earlier forgets' traces: op_hash, idem_key, selectors (issue 14 item 4).
   { sql: m005, after: (db) => scrubForgotten(db) },
   // Secure deletes in the word index only while forget deletes (forget.ts purge).
   { sql: m006 },
+  // The word index keeps each row's tenant, so a search's lists and counts are the caller's alone (I5).
+  { sql: m007, after: (db, onProgress) => rebuildIndex(db, onProgress) },
 ];
 
 /** What opening a store reports while a migration rebuilds the search index. */

@@ -9,6 +9,7 @@ import { RowList, rankKnown } from "../../search/candidates.ts";
 import { idf } from "../../search/rank.ts";
 import type { SearchInput } from "../../schema/ops.ts";
 import { prefixRange } from "./_tape.ts";
+import { tenantToken } from "./search-index.ts";
 
 /** Rows fetched per term, newest first; a term with fewer is complete. */
 export const CANDIDATES_PER_TERM = 1000;
@@ -19,6 +20,29 @@ const ADMIT_MAX = 4096;
 const ALL_BUT_ONE = 240;
 /** A common term's frequency is counted up to this many rows (beyond it, every term weighs about the same). */
 const DF_BOUND = 20_000;
+
+/**
+ * How a search's index expressions are scoped to its tenant. While no other
+ * tenant holds a live row with text, the index holds the caller's rows only
+ * and needs no scope (a scoped look-up costs about twice as much); once
+ * another does, every expression is ANDed with the caller's tenant token
+ * (search-index.ts). Either way each list and count is the caller's alone.
+ */
+export interface Scope {
+  tenant: string;
+  /** Other tenants' rows are in the index too. */
+  shared: boolean;
+  wrap(expr: string): string;
+}
+
+/** The scope of a search by `tenant`, read in the search's own transaction. */
+export function scopeOf(db: Database, tenant: string): Scope {
+  // tape_ts (tenant, ts) WHERE forgotten_by IS NULL answers it by two range scans around the tenant.
+  const other = db.query("SELECT 1 FROM tape WHERE forgotten_by IS NULL AND (tenant < ?1 OR tenant > ?1) AND text IS NOT NULL LIMIT 1").get(tenant);
+  if (other === null) return { tenant, shared: false, wrap: (e) => e };
+  const token = tenantToken(tenant);
+  return { tenant, shared: true, wrap: (e) => `tenant : "${token}" AND (${e})` };
+}
 
 /** SQL conditions (on `tape t`) and their parameters. */
 export interface Filter {
@@ -56,7 +80,7 @@ export function filterOf(tenant: string, input: SearchInput): Filter {
  * read), and the rows may belong to other tenants or be noise: `admit` sorts
  * them out later, for the few that matter.
  */
-function matching(db: Database, filter: Filter | null, expr: string, cap: number): number[] {
+function matching(db: Database, scope: Scope, filter: Filter | null, expr: string, cap: number): number[] {
   const rows = filter
     ? (db
         .query(
@@ -64,7 +88,7 @@ function matching(db: Database, filter: Filter | null, expr: string, cap: number
            WHERE words MATCH ? AND ${filter.sql} ORDER BY w.rowid DESC LIMIT ?`,
         )
         .values(expr, ...filter.params, cap) as [number][])
-    : (db.query("SELECT rowid FROM words WHERE words MATCH ? ORDER BY rowid DESC LIMIT ?").values(expr, cap) as [number][]);
+    : (db.query("SELECT rowid FROM words WHERE words MATCH ? ORDER BY rowid DESC LIMIT ?").values(scope.wrap(expr), cap) as [number][]);
   return rows.map((r) => r[0]);
 }
 
@@ -78,18 +102,21 @@ export interface Candidates {
 }
 
 /** Stage 1's lists (see the header), from the index alone or, with a filter, joined with the tape. */
-export function candidates(db: Database, opts: { filter: Filter | null; exprs: string[]; limit: number; allWords: boolean; pool: number }): Candidates {
-  const { filter, exprs, limit, allWords, pool } = opts;
+export function candidates(
+  db: Database,
+  opts: { scope: Scope; filter: Filter | null; exprs: string[]; limit: number; allWords: boolean; pool: number },
+): Candidates {
+  const { scope, filter, exprs, limit, allWords, pool } = opts;
   const n = exprs.length;
   const complete: boolean[] = [];
   if (allWords) {
-    const rows = new RowList(matching(db, filter, exprs.join(" AND "), Math.max(CANDIDATES_PER_TERM, limit * 4)));
+    const rows = new RowList(matching(db, scope, filter, exprs.join(" AND "), Math.max(CANDIDATES_PER_TERM, limit * 4)));
     for (let i = 0; i < n; i++) complete.push(rows.size < CANDIDATES_PER_TERM);
     return { holders: exprs.map(() => rows), complete, alsoCommon: new RowList() };
   }
   const holders: RowList[] = [];
   for (let i = 0; i < n; i++) {
-    const rows = matching(db, filter, exprs[i]!, CANDIDATES_PER_TERM);
+    const rows = matching(db, scope, filter, exprs[i]!, CANDIDATES_PER_TERM);
     holders.push(new RowList(rows));
     complete.push(rows.length < CANDIDATES_PER_TERM);
   }
@@ -100,14 +127,14 @@ export function candidates(db: Database, opts: { filter: Filter | null; exprs: s
     // Which of the rare terms' rows also hold a common term: one indexed query (FTS5 intersects the
     // doclists). Such a row is credited with the least common of them here; stage 2 counts exactly.
     const anyOf = (xs: string[]) => (xs.length === 1 ? xs[0]! : `(${xs.join(" OR ")})`);
-    alsoCommon = new RowList(matching(db, filter, `${anyOf(rare)} AND ${anyOf(common.map((i) => exprs[i]!))}`, CANDIDATES_PER_TERM * rare.length));
+    alsoCommon = new RowList(matching(db, scope, filter, `${anyOf(rare)} AND ${anyOf(common.map((i) => exprs[i]!))}`, CANDIDATES_PER_TERM * rare.length));
   } else if (common.length > 1) {
     // Every term is common: the newest rows holding all of them, and (fewer) all but one of them, unless
     // enough rows hold all of them to fill the pool (they outrank any row holding fewer). Each group scans
     // its words' whole doclists: at a million turns, the all-but-one groups were most of a search's time.
     const groups = [common, ...(common.length > 2 && common.length <= 8 ? common.map((skip) => common.filter((i) => i !== skip)) : [])];
     for (const [k, g] of groups.entries()) {
-      const rows = matching(db, filter, g.map((i) => exprs[i]).join(" AND "), k === 0 ? CANDIDATES_PER_TERM : ALL_BUT_ONE);
+      const rows = matching(db, scope, filter, g.map((i) => exprs[i]).join(" AND "), k === 0 ? CANDIDATES_PER_TERM : ALL_BUT_ONE);
       for (const i of g) holders[i] = holders[i]!.union(rows);
       if (k === 0 && rows.length >= pool) break;
     }
@@ -149,11 +176,12 @@ export interface StageOne {
 }
 
 /** Stage 1: each row scores the idf of the terms it is known to hold; the best the filter admits form the pool. */
-export function stageOne(db: Database, filter: Filter, exprs: string[], found: Candidates, size: number): StageOne {
+export function stageOne(db: Database, opts: { scope: Scope; filter: Filter; exprs: string[]; found: Candidates; size: number }): StageOne {
+  const { scope, filter, exprs, found, size } = opts;
   const { holders, complete, alsoCommon } = found;
-  const total = liveCount(db);
-  // A capped list says only "at least this many": a common term's frequency is counted (up to a bound) in the whole index.
-  const idfs = holders.map((h, i) => idf(complete[i] ? h.size : Math.max(h.size, indexCount(db, exprs[i]!, total)), total));
+  const total = liveCount(db, scope.tenant);
+  // A capped list says only "at least this many": a common term's frequency is counted (up to a bound) in the tenant's rows.
+  const idfs = holders.map((h, i) => idf(complete[i] ? h.size : Math.max(h.size, indexCount(db, scope, exprs[i]!, total)), total));
   const leastCommon = Math.min(...idfs.filter((_, i) => !complete[i]));
   const ranked = rankKnown(holders, { idfs, complete, extra: alsoCommon, extraWeight: leastCommon, max: ADMIT_MAX });
   const { lsns, checked } = admit(db, filter, ranked, size);
@@ -173,19 +201,25 @@ const counts = new WeakMap<Database, Map<string, { n: number; total: number }>>(
  * frequency only sets a weight, so a count made while the index held nearly
  * as many records as now is reused: common words recur from query to query.
  */
-function indexCount(db: Database, expr: string, total: number): number {
+function indexCount(db: Database, scope: Scope, expr: string, total: number): number {
   let cache = counts.get(db);
   if (!cache) counts.set(db, (cache = new Map()));
-  const known = cache.get(expr);
+  const key = scope.shared ? `${scope.tenant}\u0000${expr}` : expr;
+  const known = cache.get(key);
   if (known && Math.abs(total - known.total) <= known.total * COUNT_DRIFT) return known.n;
-  const n = (db.query(`SELECT count(*) AS n FROM (SELECT 1 FROM words WHERE words MATCH ? LIMIT ${DF_BOUND})`).get(expr) as { n: number }).n;
+  const n = (db.query(`SELECT count(*) AS n FROM (SELECT 1 FROM words WHERE words MATCH ? LIMIT ${DF_BOUND})`).get(scope.wrap(expr)) as { n: number }).n;
   if (cache.size >= COUNT_CACHE_MAX) cache.clear();
-  cache.set(expr, { n, total });
+  cache.set(key, { n, total });
   return n;
 }
 
-/** Records the index holds (idf's N, like the frequencies it divides: the whole index), cheaply. */
-function liveCount(db: Database): number {
-  const r = db.query("SELECT coalesce(sum(turns), 0) AS n FROM sessions").get() as { n: number };
+/** The tenant's live rows with text (idf's N, like the frequencies it divides), cheaply: its sessions' turns and its links. */
+function liveCount(db: Database, tenant: string): number {
+  const r = db
+    .query(
+      `SELECT (SELECT coalesce(sum(turns), 0) FROM sessions WHERE tenant = ?1)
+        + (SELECT count(*) FROM tape WHERE tenant = ?1 AND kind = 'link' AND forgotten_by IS NULL) AS n`,
+    )
+    .get(tenant) as { n: number };
   return Math.max(1, r.n);
 }

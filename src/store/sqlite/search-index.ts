@@ -7,15 +7,42 @@
 import type { Database } from "bun:sqlite";
 import { SearchClass, isZerodbTool, turnClass } from "../../search/classify.ts";
 import { indexText } from "../../search/text.ts";
+import { sha256Hex } from "../../util/hash.ts";
+
+/** A row of the word index: its LSN, its tenant and its text. */
+export interface IndexedRow {
+  lsn: number;
+  tenant: string;
+  text: string;
+}
+
+const tokens = new Map<string, string>();
+
+/**
+ * The token that stands for a tenant in the word index's `tenant` column
+ * (migration 007): letters and hex digits only, so the tokenizer keeps it
+ * whole, and long enough that no one types it by chance. A search of a
+ * store holding several tenants' rows is scoped by it (search-candidates.ts),
+ * so every list and count it reads is the caller's tenant's alone (I5).
+ */
+export function tenantToken(tenant: string): string {
+  let t = tokens.get(tenant);
+  if (t === undefined) {
+    t = `zdbtenant${sha256Hex(tenant).slice(0, 24)}`;
+    if (tokens.size > 1024) tokens.clear();
+    tokens.set(tenant, t);
+  }
+  return t;
+}
 
 /** Adds a row's text to the word index; `index` is indexText(text) when the caller computed it already. */
-export function indexRow(db: Database, lsn: number, text: string, index: string = indexText(text)): void {
-  db.query("INSERT INTO words (rowid, body) VALUES (?, ?)").run(lsn, index);
+export function indexRow(db: Database, row: IndexedRow, index: string = indexText(row.text)): void {
+  db.query("INSERT INTO words (rowid, body, tenant) VALUES (?, ?, ?)").run(row.lsn, index, tenantToken(row.tenant));
 }
 
 /** Removes a row from the word index: FTS5 needs the very tokens it indexed, so the index text is recomputed. */
-export function unindexRow(db: Database, lsn: number, text: string): void {
-  db.query("INSERT INTO words (words, rowid, body) VALUES ('delete', ?, ?)").run(lsn, indexText(text));
+export function unindexRow(db: Database, row: IndexedRow): void {
+  db.query("INSERT INTO words (words, rowid, body, tenant) VALUES ('delete', ?, ?, ?)").run(row.lsn, indexText(row.text), tenantToken(row.tenant));
 }
 
 /** Turns the word index's secure deletes on or off (https://sqlite.org/fts5.html#the_secure_delete_configuration_option). */
@@ -48,12 +75,12 @@ export function rebuildIndex(db: Database, onProgress?: RebuildProgress): number
     text: string;
     data: string | null;
   }>;
-  const insert = db.query("INSERT INTO words (rowid, body) VALUES (?, ?)");
+  const insert = db.query("INSERT INTO words (rowid, body, tenant) VALUES (?, ?, ?)");
   const setClass = db.query("UPDATE tape SET sclass = ? WHERE lsn = ?");
   const zerodbCalls = new Set<string>();
   let done = 0;
   for (const r of rows) {
-    insert.run(r.lsn, indexText(r.text));
+    insert.run(r.lsn, indexText(r.text), tenantToken(r.tenant));
     const cls = r.kind === "turn" && r.data !== null ? legacyTurnClass(r.tenant, JSON.parse(r.data), zerodbCalls) : kindClass(r.kind);
     if (cls !== SearchClass.note) setClass.run(cls, r.lsn);
     done++;

@@ -14,7 +14,9 @@ import { historyCases } from "./_history.ts";
 import { idempotencyCases } from "./_idempotency.ts";
 import { objectCases } from "./_objects.ts";
 import { redactCases } from "./_redact.ts";
+import { searchPhrasingCases } from "./_search-phrasings.ts";
 import { searchCases } from "./_search.ts";
+import { searchTenantCases } from "./_search-tenants.ts";
 import { tenantCases } from "./_tenants.ts";
 import { traceCases } from "./_trace.ts";
 import { turnCases } from "./_turns.ts";
@@ -29,6 +31,8 @@ export function runContract(name: string, factory: Factory): void {
       turnCases,
       idempotencyCases,
       searchCases,
+      searchPhrasingCases,
+      searchTenantCases,
       factCases,
       historyCases,
       forgetCases,

@@ -1,0 +1,166 @@
+/**
+ * Stages 2 and 3 of a search and its hits, once for every engine (DESIGN.md
+ * 11, "One pipeline"). An engine finds the pool (stage 1, its index look-ups)
+ * and reads rows; everything it reads is scored and ranked here. The steps
+ * are driven by the engine, which does the reading in its own way (SQLite
+ * synchronously inside one read transaction, PostgreSQL awaiting its pool):
+ *
+ *   const r = new Ranking(...);  r.add(windows of the pool)
+ *   r.addDeep(deeper windows of r.deep())      a long turn judged by where its words are
+ *   r.addNeighbours(neighbours of r.top())     a turn read in its conversation
+ *   r.hits()
+ *
+ * Scoring is src/search/rank.ts, conversation context src/search/context.ts,
+ * snippets src/search/snippet.ts.
+ */
+import type { SearchHit } from "../schema/results.ts";
+import { CONTEXT_TOP, type Near, type Scored as ContextScored, rankInContext, readsConversation, versionOf } from "./context.ts";
+import { countTerms } from "./match.ts";
+import type { Term } from "./query.ts";
+import { bm25, score } from "./rank.ts";
+import { snippet } from "./snippet.ts";
+
+/** Characters of a row read for ranking and its snippet. */
+export const WINDOW_CHARS = 4096;
+/** Characters of a neighbour read for ranking. */
+export const NEIGHBOUR_CHARS = 4096;
+/**
+ * Characters read of a long turn whose first window misses a word the index
+ * says it holds, and how many such turns are read so per search: a long tool
+ * result is judged by where its words are, not by its first KiBs (DESIGN.md
+ * 11, "Ranking"), at a bounded cost.
+ */
+export const DEEP_CHARS = 131_072;
+export const DEEP_ROWS = 12;
+/** BM25's average record length, in tokens (a typical captured turn; neither engine keeps a running average). */
+const AVG_TOKENS = 80;
+
+/** A row as an engine reads it: what ranking and a hit need, and a window of its text from its start. */
+export interface RowText {
+  lsn: number;
+  kind: "turn" | "link";
+  /** The session of a turn. */
+  subject: string | null;
+  role: SearchHit["role"];
+  /** A link's URL. */
+  url?: string;
+  /** A turn's meta (only `message_id` and `rewrite` are read), when it names a message id. */
+  meta?: unknown;
+  sclass: number;
+  /** The window of its text. */
+  win: string;
+  /** Bytes of its whole text. */
+  bytes: number;
+}
+
+/** A row read and scored. */
+interface Scored extends ContextScored {
+  row: RowText;
+  /** The text goes on past the window read. */
+  more: boolean;
+  /** How often each term occurs in the window read (the index may know of more beyond it). */
+  winTf: number[];
+}
+
+/** What stage 1 knows: each term's idf, and whether the index says a row holds a term. */
+export interface Known {
+  idfs: number[];
+  has(lsn: number, term: number): boolean;
+}
+
+/** One search's ranking, fed by its engine step by step (see the header). */
+export class Ranking {
+  readonly #scored = new Map<number, Scored>();
+  readonly #near = new Map<number, Near>();
+  readonly #weightAll: number;
+  #top: Scored[] | undefined;
+
+  constructor(
+    readonly terms: Term[],
+    readonly known: Known,
+    readonly opts: { limit: number; allWords: boolean },
+  ) {
+    this.#weightAll = known.idfs.reduce((s, x) => s + x, 0);
+  }
+
+  /** Scores rows read through a window (the pool, or neighbours). */
+  add(rows: readonly RowText[]): void {
+    for (const row of rows) this.#scored.set(row.lsn, this.#score(row));
+  }
+
+  /** Whether a row was read already. */
+  has(lsn: number): boolean {
+    return this.#scored.has(lsn);
+  }
+
+  /**
+   * The long rows whose window misses a term the index says they hold, best
+   * first, at most DEEP_ROWS: their deeper windows are read (addDeep).
+   */
+  deep(): number[] {
+    return [...this.#scored.values()]
+      .filter((r) => r.more && r.row.win.length < DEEP_CHARS && r.held.some((h, i) => h && r.winTf[i] === 0))
+      .sort(byOwn)
+      .slice(0, DEEP_ROWS)
+      .map((r) => r.lsn);
+  }
+
+  /** Scores rows again from deeper windows of their text. */
+  addDeep(rows: readonly RowText[]): void {
+    for (const row of rows) if (this.#scored.has(row.lsn)) this.#scored.set(row.lsn, this.#score(row));
+  }
+
+  /** The best turns, whose conversation neighbours are read next (addNeighbours). */
+  top(): RowText[] {
+    this.#top = [...this.#scored.values()]
+      .filter((r) => r.own > 0 && r.row.kind === "turn" && readsConversation(r.cls))
+      .sort(byOwn)
+      .slice(0, CONTEXT_TOP);
+    return this.#top.map((r) => r.row);
+  }
+
+  /** A top turn's neighbours (LSNs, nearest first on each side), with the rows of those not read yet (see has). */
+  addNeighbours(of: number, near: Near, rows: readonly RowText[]): void {
+    this.add(rows);
+    this.#near.set(of, near);
+  }
+
+  /** The hits, best first. */
+  hits(): SearchHit[] {
+    const top = this.#top ?? (this.top(), this.#top!);
+    return rankInContext(this.#scored, this.#near, { top, limit: this.opts.limit, allWords: this.opts.allWords }).map(({ r, s, follows }) =>
+      toHit(r, { terms: this.terms, idfs: this.known.idfs, s, follows }),
+    );
+  }
+
+  #score(row: RowText): Scored {
+    const { idfs } = this.known;
+    const c = countTerms(this.terms, row.win, idfs);
+    // A term the index found in this row but beyond the window counts once.
+    const tf = c.tf.map((f, i) => (f === 0 && this.known.has(row.lsn, i) ? 1 : f));
+    const winBytes = row.win.length === 0 ? 0 : Buffer.byteLength(row.win, "utf8");
+    const more = row.bytes > winBytes;
+    // Length in tokens, extrapolated from the window for a long turn.
+    const length = c.length * (more ? row.bytes / Math.max(1, winBytes) : 1);
+    const held = tf.map((f) => f > 0);
+    const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / this.#weightAll;
+    const own = share > 0 ? score({ share, near: c.near, pairs: c.pairs, bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }), cls: row.sclass }) : 0;
+    const version = row.kind === "turn" ? versionOf(row.subject, row.meta) : undefined;
+    return { lsn: row.lsn, row, held, own, cls: row.sclass, more, winTf: c.tf, ...(version ? { version } : {}) };
+  }
+}
+
+function byOwn(a: Scored, b: Scored): number {
+  return b.own - a.own || b.lsn - a.lsn;
+}
+
+function toHit(r: Scored, rank: { terms: Term[]; idfs: number[]; s: number; follows?: number }): SearchHit {
+  const { row, held } = r;
+  const { terms, idfs, s, follows } = rank;
+  const matched = terms.filter((_, i) => held[i]).map((t) => t.text);
+  const snip = snippet(row.win, { terms, weights: idfs, more: r.more });
+  const sc = Math.round(s * 1000) / 1000;
+  if (row.kind === "link") return { lsn: row.lsn, kind: "link", session: null, role: null, snippet: snip, score: sc, matched, url: row.url ?? "" };
+  const hit: SearchHit = { lsn: row.lsn, kind: "turn", session: row.subject, role: row.role, snippet: snip, score: sc, matched };
+  return follows === undefined ? hit : { ...hit, follows };
+}
