@@ -39,6 +39,8 @@ export const ACTIVITY_DAYS_DEFAULT = 90;
 export const OBJECT_MAX_BYTES_DEFAULT = 4 * GiB;
 /** Search queries: at most this many bytes (longer is not a search, it is a paste). */
 export const QUERY_MAX_BYTES = 4 * KiB;
+/** Search: at most this many further phrasings beside the query (DESIGN.md 11, "Several phrasings"; a model asked for 2–4 stays well below). */
+export const QUERY_MAX_PHRASINGS = 8;
 /** Link URLs, titles and notes. */
 export const URL_MAX_BYTES = 8 * KiB;
 /** Link titles. */

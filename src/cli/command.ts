@@ -4,6 +4,7 @@
  */
 import type { ArgsDef, CommandDef, ParsedArgs } from "citty";
 import { type SharedFlags, sharedArgs } from "./args.ts";
+import { parseFlags } from "./flags.ts";
 import { writeOut } from "./output.ts";
 import { LogLevels } from "./verbosity.ts";
 
@@ -39,8 +40,14 @@ export function zcommand<const T extends ArgsDef>(def: ZCommand<T>): CommandDef<
   return defineCommand({
     meta: def.meta,
     args: { ...(def.args ?? ({} as T)), ...sharedArgs } as T & Shared,
-    async run({ args }) {
+    async run({ args, rawArgs }) {
       const a = args as ParsedArgs<T & Shared> & SharedFlags;
+      // citty keeps a repeated flag's last value only; a flag declared `repeat: true` gets every value (flags.ts).
+      const repeats = Object.entries(def.args ?? {}).filter(([, d]) => (d as { repeat?: boolean }).repeat === true);
+      if (repeats.length > 0) {
+        const all = parseFlags(rawArgs, { ...def.args, ...sharedArgs });
+        for (const [name] of repeats) (a as Record<string, unknown>)[name] = all[name];
+      }
       const result = await def.run(a);
       if (result === undefined) return;
       const failed = def.exitCode ? def.exitCode(result) : 0;

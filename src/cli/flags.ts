@@ -5,7 +5,9 @@
  * what citty's parseArgs gives for the argument kinds zerodb declares
  * (string, boolean, positional; aliases, `--no-x`, `--x=v`, `--`), checked
  * against it by test/cli/flags.test.ts. The flags were already checked by
- * checkFlags (main.ts), so nothing here refuses anything.
+ * checkFlags (main.ts), so nothing here refuses anything. A string flag
+ * declared `repeat: true` (citty has none) gives every value, in order, as an
+ * array; zcommand (command.ts) takes such flags from here for every command.
  */
 import type { ArgsDef } from "citty";
 
@@ -15,7 +17,7 @@ export type ParsedFlags = Record<string, unknown> & { _: string[] };
 /** The flags of `rest` by the command's declared arguments, as citty's parseArgs gives them. */
 export function parseFlags(rest: readonly string[], argsDef: ArgsDef): ParsedFlags {
   /** Every accepted spelling of a flag: its name, kebab and camel forms, aliases. */
-  const spellings = new Map<string, { name: string; boolean: boolean }>();
+  const spellings = new Map<string, { name: string; boolean: boolean; repeat: boolean }>();
   const positionals: { name: string; default?: unknown }[] = [];
   for (const [name, def] of Object.entries(argsDef)) {
     if (def.type === "positional") {
@@ -23,7 +25,8 @@ export function parseFlags(rest: readonly string[], argsDef: ArgsDef): ParsedFla
       continue;
     }
     const aliases = [(def as { alias?: string | string[] }).alias ?? []].flat();
-    for (const s of [name, kebab(name), camel(name), ...aliases]) spellings.set(s, { name, boolean: def.type === "boolean" });
+    const repeat = (def as { repeat?: boolean }).repeat === true;
+    for (const s of [name, kebab(name), camel(name), ...aliases]) spellings.set(s, { name, boolean: def.type === "boolean", repeat });
   }
   const out: ParsedFlags = { _: [] };
   // `--no-x` wins over `--x` wherever it stands, as in citty.
@@ -41,6 +44,7 @@ export function parseFlags(rest: readonly string[], argsDef: ArgsDef): ParsedFla
     const [name, inline] = tok.replace(/^--?/, "").split(/=(.*)/s, 2) as [string, string | undefined];
     const flag = spellings.get(name);
     if (flag?.boolean) out[flag.name] = inline === undefined ? true : inline !== "false";
+    else if (flag?.repeat) out[flag.name] = [...((out[flag.name] as string[] | undefined) ?? []), inline ?? rest[++i]];
     else if (flag) out[flag.name] = inline ?? rest[++i];
     else if (name.startsWith("no-") && spellings.get(name.slice(3))?.boolean) negated.push(spellings.get(name.slice(3))!.name);
   }

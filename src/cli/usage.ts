@@ -22,6 +22,7 @@ function flagLabel(name: string, def: ArgDef): string {
 function flagNote(def: ArgDef): string {
   const notes: string[] = [];
   if (def.type !== "positional" && def.required === true) notes.push("(required)");
+  if ((def as { repeat?: boolean }).repeat === true) notes.push("(repeatable)");
   return [def.description ?? "", ...notes].filter(Boolean).join(" ");
 }
 

@@ -10,7 +10,7 @@ import { parseInput } from "../schema/parse.ts";
 import type * as Out from "../schema/results.ts";
 import type { Memory } from "../store/types.ts";
 import { objectMethods } from "./objects.ts";
-import { type Requester, type ServerOptions, createRequester, serverUrl } from "./request.ts";
+import { type QueryValue, type Requester, type ServerOptions, createRequester, serverUrl } from "./request.ts";
 
 /** The path of a fact (or of its history): each segment percent-encoded, '/' kept (the route takes the rest of the path). */
 export function factPath(key: string, base = "/v1/facts/"): string {
@@ -24,15 +24,16 @@ export async function whoami(requester: Requester): Promise<string> {
 
 /** A Memory for a tenant whose token `requester` holds. */
 export function httpMemory(requester: Requester, tenant: string): Memory {
-  const get = <T>(path: string, query: Record<string, string | number | boolean | undefined> = {}) => requester.json<T>({ method: "GET", path, query });
+  const get = <T>(path: string, query: Record<string, QueryValue> = {}) => requester.json<T>({ method: "GET", path, query });
   return {
     tenant,
     append: async (i) => requester.json<Out.AppendResult>({ method: "POST", path: "/v1/turns", json: parseInput(In.AppendInput, i) }),
     read: async (i) => get<Out.ReadResult>("/v1/turns", parseInput(In.ReadInput, i)),
     sessions: async (i) => get<Out.SessionsResult>("/v1/sessions", parseInput(In.SessionsInput, i ?? {})),
     search: async (i) => {
-      const { query, ...rest } = parseInput(In.SearchInput, i);
-      return get<Out.SearchResult>("/v1/search", { q: query, ...rest });
+      // Several phrasings travel as `q` repeated: the server takes the first as query, the rest as queries.
+      const { query, queries, ...rest } = parseInput(In.SearchInput, i);
+      return get<Out.SearchResult>("/v1/search", { q: [query, ...(queries ?? [])], ...rest });
     },
     factSet: async (i) => {
       const { key, ...body } = parseInput(In.FactSetInput, i);

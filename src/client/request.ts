@@ -14,11 +14,14 @@ export interface ServerOptions {
   fetch?: (req: Request) => Promise<Response>;
 }
 
+/** A query parameter's value: an array is the parameter repeated, in order (`?q=a&q=b`). */
+export type QueryValue = string | number | boolean | readonly (string | number | boolean)[] | undefined;
+
 /** One request: a path under the base URL, query parameters, and a JSON or raw body. */
 export interface Call {
   method: "GET" | "HEAD" | "POST" | "PUT";
   path: string;
-  query?: Record<string, string | number | boolean | undefined>;
+  query?: Record<string, QueryValue>;
   json?: unknown;
   body?: RequestInit["body"];
   headers?: Record<string, string>;
@@ -70,7 +73,10 @@ export function createRequester(opts: ServerOptions): Requester {
   const doFetch = opts.fetch ?? ((req: Request) => fetch(req));
   const send = async (call: Call): Promise<Response> => {
     const url = new URL(origin + call.path);
-    for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(call.query ?? {})) {
+      if (Array.isArray(v)) for (const one of v) url.searchParams.append(k, String(one));
+      else if (v !== undefined) url.searchParams.set(k, String(v));
+    }
     const headers: Record<string, string> = { authorization: `Bearer ${opts.token}`, ...call.headers };
     let body = call.body;
     if (call.json !== undefined) {

@@ -1,8 +1,9 @@
 /**
  * Query strings into operation inputs, strictly (DESIGN.md I6): numbers are
  * whole decimal numbers ("12abc", "-1", "1e3" are invalid_input), a parameter
- * given twice or unknown is refused, and percent-encoding must decode to
- * valid UTF-8. The result is validated with the operation's zod schema (D3).
+ * given twice (unless it repeats into an array field) or unknown is refused,
+ * and percent-encoding must decode to valid UTF-8. The result is validated
+ * with the operation's zod schema (D3).
  */
 import type { z } from "zod";
 import { ZeroDbError, invalid } from "../errors.ts";
@@ -12,6 +13,8 @@ import { wholeNumber } from "../util/whole-number.ts";
 /** One query parameter: the input field it fills (when named differently) and whether it is a number. */
 export interface QueryParam {
   field?: string;
+  /** The array field that the parameter's later repeats fill, in order (`?q=a&q=b`: query "a", queries ["b"]); without it a repeat is refused. */
+  repeats?: string;
   int?: boolean;
   bool?: boolean;
 }
@@ -47,8 +50,11 @@ export function queryInput<S extends z.ZodType>(url: string, schema: S, params: 
     const param = Object.hasOwn(params, name) ? params[name] : undefined;
     if (!param) throw invalid(name, "unknown query parameter");
     const field = param.field ?? name;
-    if (Object.hasOwn(input, field)) throw invalid(name, "given more than once");
-    input[field] = param.int ? wholeNumber(name, value) : param.bool ? bool(value, name) : value;
+    const again = Object.hasOwn(input, field);
+    if (again && param.repeats === undefined) throw invalid(name, "given more than once");
+    const parsed = param.int ? wholeNumber(name, value) : param.bool ? bool(value, name) : value;
+    if (again) ((input[param.repeats!] ??= []) as unknown[]).push(parsed);
+    else input[field] = parsed;
   }
   try {
     return parseInput(schema, input);

@@ -11,6 +11,7 @@ import {
   FACT_VALUE_MAX_BYTES,
   NOTE_MAX_BYTES,
   QUERY_MAX_BYTES,
+  QUERY_MAX_PHRASINGS,
   TITLE_MAX_BYTES,
   URL_MAX_BYTES,
 } from "../limits.ts";
@@ -41,15 +42,24 @@ export const SessionsInput = z.strictObject({
   limit: Limit.optional().describe("page size, 1 to 1000, default 100"),
 });
 
-/** search: full text, BM25 order. */
+// A query with no word (letters or digits) is refused here, before any door touches the store (I6);
+// the engine's toFtsQuery keeps the same rule.
+const Query = utf8String({ min: 1, max: QUERY_MAX_BYTES }).superRefine((s, ctx) => {
+  if (!s.split(/\s+/).some((w) => /[\p{L}\p{N}]/u.test(w))) ctx.addIssue({ code: "custom", message: "has no words to search for" });
+});
+
+/** search: full text, BM25 order; with `queries`, several phrasings fused by rank (src/search/fuse.ts). */
 export const SearchInput = z.strictObject({
-  // A query with no word (letters or digits) is refused here, before any door touches the store (I6);
-  // the engine's toFtsQuery keeps the same rule.
-  query: utf8String({ min: 1, max: QUERY_MAX_BYTES })
-    .superRefine((s, ctx) => {
-      if (!s.split(/\s+/).some((w) => /[\p{L}\p{N}]/u.test(w))) ctx.addIssue({ code: "custom", message: "has no words to search for" });
-    })
-    .describe('what to find, in your own words or as keywords; "a phrase" in quotes, word* for a prefix'),
+  query: Query.describe('what to find, in your own words or as keywords; "a phrase" in quotes, word* for a prefix'),
+  // Each phrasing is checked like the query, and a bad one is named by its place (queries.1) before anything is searched (I6).
+  queries: z
+    .array(Query)
+    .min(1, { error: "must hold a phrasing (leave it out for none)" })
+    .max(QUERY_MAX_PHRASINGS, { error: `holds more than ${QUERY_MAX_PHRASINGS} phrasings` })
+    .optional()
+    .describe(
+      "1 to 8 more phrasings of the same question, searched alongside query and fused by rank; each hit's found_by names the phrasings that found it (0 is query, 1 the first of these)",
+    ),
   session: Name.optional().describe("only this session"),
   prefix: Prefix.optional().describe("only sessions whose name starts with this"),
   role: Role.optional().describe("only turns of this role"),

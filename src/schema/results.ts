@@ -31,8 +31,14 @@ export const SearchHit = z.object({
   role: Role.nullable(),
   snippet: z.string(),
   score: z.number(),
-  /** The query words (as the query wrote them) this hit holds. */
+  /** The query words (as the query wrote them) this hit holds; with several phrasings, those of the phrasing that ranked it best. */
   matched: z.array(z.string()),
+  /**
+   * Only when the search had `queries`: which phrasings found this hit, in
+   * order (0 is `query`, i is `queries[i-1]`). Its snippet, score, matched
+   * and follows are those of the first phrasing that ranked it best.
+   */
+  found_by: z.array(z.number()).optional(),
   /**
    * Only on a hit holding none of the query words: the LSN of the turn just
    * before it in its conversation that does (it is that turn's reply or tool result).

@@ -1,5 +1,6 @@
 /** search and sessions: finding things across the whole memory (DESIGN.md 6.2). */
 import { SearchInput, SessionsInput } from "../../schema/ops.ts";
+import type { SearchResult } from "../../schema/results.ts";
 import { orList, unmatchedWords } from "../../search/query.ts";
 import { defineTool } from "../tool.ts";
 
@@ -12,28 +13,43 @@ export const search = defineTool({
     "Ask in your own words: a question or a description works as well as keywords (why did we turn off the upload retry?). " +
     "A turn matches on any word of the query, near forms included (deploy finds deployed); turns holding more of the words, and rarer ones, rank first, then what the user chose to remember. " +
     'Put "an exact phrase" in quotes, end a word with * for a prefix, set all_words to require every word; narrow with session, prefix (a session-name prefix) or role. ' +
+    "Search matches words, not meaning, so pass several phrasings: besides query, give queries 2 to 4 other phrasings of the same question, each in the words the answer itself would likely use " +
+    "(the error text, the command, the file, function or setting name, the tool's own term), not synonyms of your question; the phrasings are searched together and fused by rank, and a turn several of them find ranks first. " +
     "Use it before starting a task to find earlier decisions, or whenever the user refers to something said before. " +
-    "Returns hits with lsn, session, role, the query words each matched (or, for the reply or tool result right after a match, which turn it follows), a snippet with [matches] marked, and a score; read the surrounding turns with recall.",
+    "Returns hits with lsn, session, role, the query words each matched (or, for the reply or tool result right after a match, which turn it follows), a snippet with [matches] marked, and a score; " +
+    "with queries, found_by names the phrasings that found each hit (0 is query, 1 the first of queries). Read the surrounding turns with recall.",
   input: SearchInput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, ctx) {
     const r = await ctx.memory.search(args);
-    const unmatched = unmatchedWords(args.query, r.hits);
-    const lines =
-      r.hits.length === 0
-        ? [`No hits for ${JSON.stringify(args.query)}.`]
-        : [
-            `${r.hits.length} hit${r.hits.length === 1 ? "" : "s"} for ${JSON.stringify(args.query)}, best first:`,
-            ...(unmatched.length > 0 ? [`No hit holds ${orList(unmatched)}: these share only common words with the query.`] : []),
-            ...r.hits.map((h) =>
-              h.kind === "link"
-                ? `#${h.lsn} link ${h.url}: ${h.snippet}`
-                : `#${h.lsn} ${h.session} ${h.role} (${h.follows === undefined ? `matched ${h.matched.join(", ")}` : `follows the match #${h.follows}`}; score ${h.score.toFixed(2)}): ${h.snippet}`,
-            ),
-          ];
-    return { text: lines.join("\n"), structured: r };
+    return { text: renderHits(args, r).join("\n"), structured: r };
   },
 });
+
+/** The text a model reads: what was asked, then one line per hit; with several phrasings, which found each hit. */
+function renderHits(args: SearchInput, r: SearchResult): string[] {
+  const phrasings = [args.query, ...(args.queries ?? [])];
+  const several = args.queries !== undefined;
+  const asked = several ? `any of ${phrasings.length} phrasings` : JSON.stringify(args.query);
+  if (r.hits.length === 0) return [`No hits for ${asked}${several ? `: ${phrasings.map((p, i) => `[${i}] ${JSON.stringify(p)}`).join(", ")}` : ""}.`];
+  const head = [`${r.hits.length} hit${r.hits.length === 1 ? "" : "s"} for ${asked}, best first:`];
+  if (several) {
+    const found = new Set(r.hits.flatMap((h) => h.found_by ?? []));
+    head.push(`Phrasings: ${phrasings.map((p, i) => `[${i}] ${JSON.stringify(p)}${found.has(i) ? "" : " (found none of these hits)"}`).join(", ")}`);
+  } else {
+    const unmatched = unmatchedWords(args.query, r.hits);
+    if (unmatched.length > 0) head.push(`No hit holds ${orList(unmatched)}: these share only common words with the query.`);
+  }
+  return [
+    ...head,
+    ...r.hits.map((h) => {
+      const by = h.found_by === undefined ? undefined : `found by ${h.found_by.map((i) => `[${i}]`).join(", ")}`;
+      if (h.kind === "link") return `#${h.lsn} link ${h.url}${by === undefined ? "" : ` (${by})`}: ${h.snippet}`;
+      const why = h.follows === undefined ? `matched ${h.matched.join(", ")}` : `follows the match #${h.follows}`;
+      return `#${h.lsn} ${h.session} ${h.role} (${by === undefined ? "" : `${by}; `}${why}; score ${h.score.toFixed(2)}): ${h.snippet}`;
+    }),
+  ];
+}
 
 /** The sessions tool. */
 export const sessions = defineTool({

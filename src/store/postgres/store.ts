@@ -9,6 +9,7 @@ import { ZeroDbError } from "../../errors.ts";
 import { checkTenant } from "../../schema/common.ts";
 import * as In from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
+import { searchPhrasings } from "../../search/fuse.ts";
 import type { TapeRecord } from "../../schema/tape.ts";
 import { redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
 import type { Memory, Store } from "../types.ts";
@@ -112,7 +113,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
         }),
       read: (i) => runRead(() => read(sql, tenant, parseInput(In.ReadInput, i))),
       sessions: (i) => runRead(() => sessions(sql, tenant, parseInput(In.SessionsInput, i ?? {}))),
-      search: (i) => runRead(() => search(sql, tenant, parseInput(In.SearchInput, i))),
+      search: (i) => runRead(() => searchPhrasings(parseInput(In.SearchInput, i), (p) => search(sql, tenant, p))),
       factSet: (i) =>
         run(async () => {
           const r = redactFact(parseInput(In.FactSetInput, i), redactOn);

@@ -4,6 +4,7 @@ import { ZeroDbError, invalid, toZeroDbError } from "../../errors.ts";
 import { checkTenant, isPlainFactGet } from "../../schema/common.ts";
 import type * as Ops from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
+import { searchPhrasings } from "../../search/fuse.ts";
 import { redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
 import type { CheckResult, Memory, Store, WorkTrace } from "../types.ts";
 import { sqliteCapture } from "./capture.ts";
@@ -96,7 +97,14 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
         ),
       read: (i) => run(() => withOps((In) => read(db, tenant, parseInput(In.ReadInput, i)))),
       sessions: (i) => run(() => withOps((In) => sessions(db, tenant, parseInput(In.SessionsInput, i ?? {})))),
-      search: (i) => run(() => withOps((In) => search(db, tenant, parseInput(In.SearchInput, i)))),
+      search: (i) =>
+        run(() =>
+          withOps((In) => {
+            const input = parseInput(In.SearchInput, i);
+            // Every phrasing reads one snapshot (I4): the engine's own transaction nests in this one as a savepoint.
+            return db.transaction(() => searchPhrasings(input, (p) => search(db, tenant, p)))();
+          }),
+        ),
       factSet: (i) =>
         run(() =>
           withOps((In) => {
