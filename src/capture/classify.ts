@@ -5,7 +5,10 @@
  *
  * - kind `prompt` (what a user typed), `reply` (assistant text or thinking),
  *   `tool_call` (an assistant line with any tool_use), `tool_result` (a user
- *   line carrying tool_result blocks), `system` (everything else).
+ *   line carrying tool_result blocks), `summary` (Claude Code's compaction:
+ *   the prompt asking for a summary of the conversation so far, the
+ *   compaction agent's prompt and reply, and the summary line handed to the
+ *   next context), `system` (everything else).
  * - noise `bookkeeping`: harness lines nobody said (metadata lines, attachments,
  *   progress, system lines, isMeta user lines, interruption markers).
  * - noise `zerodb`: zerodb's own output read back: calls of its MCP tools,
@@ -22,7 +25,7 @@ import { isZerodbTool } from "../search/classify.ts";
 import { CONTEXT_HEADER } from "./start-context.ts";
 
 /** A captured turn's kind (meta.kind). */
-export type Kind = "prompt" | "reply" | "tool_call" | "tool_result" | "system";
+export type Kind = "prompt" | "reply" | "tool_call" | "tool_result" | "summary" | "system";
 /** Why search leaves a turn out by default (meta.noise); absent for a normal turn. */
 export type Noise = "bookkeeping" | "zerodb" | "rewrite";
 
@@ -35,7 +38,7 @@ export interface ToolUse {
 /** What rendering learned about a line's shape (render.ts). */
 export interface Shape {
   kind: Kind;
-  /** A `system` line written by the harness for itself (as opposed to a compact summary or an unreadable line). */
+  /** A `system` line written by the harness for itself (as opposed to an unreadable line). */
   bookkeeping: boolean;
   /** A metadata line (no uuid): a record of the harness's, never a message, whatever text it copies. */
   metadata?: boolean;
@@ -76,7 +79,9 @@ export function holdsStartContext(text: string, kind: Kind): boolean {
 export function classify(shape: Shape, content: string, toolName: (id: string) => string | undefined): { kind: Kind; noise?: Noise } {
   const { kind } = shape;
   // Metadata lines that copy whole API requests (the context among them) stay bookkeeping.
-  if (!shape.metadata && (kind === "system" || kind === "prompt") && holdsStartContext(content, kind)) return { kind: "system", noise: "zerodb" };
+  // A summary is said as a prompt is: the context counts only at its start.
+  if (!shape.metadata && (kind === "system" || kind === "prompt" || kind === "summary") && holdsStartContext(content, kind === "summary" ? "prompt" : kind))
+    return { kind: "system", noise: "zerodb" };
   if (kind === "system") return shape.bookkeeping ? { kind, noise: "bookkeeping" } : { kind };
   if (shape.rewrite) return { kind, noise: "rewrite" };
   // A line is zerodb's only when every tool in it is: a call beside another tool's stays findable.

@@ -10,6 +10,7 @@ import type { EntryInput } from "../schema/ops.ts";
 import { redact, redactValue } from "../redact.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { chunkText } from "./chunk.ts";
+import { isCompactionAgent } from "../search/classify.ts";
 import { type ToolUse, classify } from "./classify.ts";
 import { type ImageBlock, type Rendered, renderLine } from "./render.ts";
 
@@ -50,7 +51,8 @@ export function lineEntries(text: string, ctx: LineContext): LineEntries {
   const meta: Record<string, unknown> = { ...rendered.meta, position: ctx.position };
   // Classified before redaction: zerodb's context is recognised by its header, whatever redaction does to the rest.
   const { kind, noise } = classify(rendered.shape, rendered.content, ctx.toolName ?? (() => undefined));
-  meta.kind = kind;
+  // The compaction agent's transcript (agent-acompact-*.jsonl) is a summary whether or not its lines name the agent.
+  meta.kind = isCompactionAgent(ctx.agentId) && (kind === "prompt" || kind === "reply") ? "summary" : kind;
   if (noise !== undefined) meta.noise = noise;
   if (ctx.agentId !== undefined) {
     meta.isSidechain = true;

@@ -11,7 +11,7 @@ import { rendererOf } from "./formats.ts";
 import type { PendingImage } from "./images.ts";
 import { messageVersions } from "./gemini-versions.ts";
 import { type LineReader, isJsonChat, openLines } from "./lines.ts";
-import type { Source } from "./sources.ts";
+import { type Source, ownAgentFile } from "./sources.ts";
 import { toolNames } from "./tool-names.ts";
 
 /** How readBatch reads a source: from where, into which session, within what limits. */
@@ -94,7 +94,8 @@ export function readBatch(
   let complete = true;
   let position = start.position;
   let firstChunk = start.chunk;
-  const render = rendererOf(source.format);
+  const ownFile = ownAgentFile(source);
+  const render = rendererOf(source.format, ownFile ? { ownFile } : {});
   const tools = toolNames((buf, offset) => reader.readAt(buf, offset), start.offset, { render });
   // Gemini writes a message again with the same id as it changes: each version is told against the one before.
   const versions =

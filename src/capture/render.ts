@@ -4,11 +4,17 @@
  * conversation's tree (uuid, parentUuid) and where the line came from.
  * Metadata lines (no uuid, or a type this build does not know) are kept
  * compactly as notes: their JSON minus what meta already holds, so the
- * transcript can be reconstructed. Its shape (kind, tools called and
- * answered) goes to classify.ts. Pure: no I/O, never throws.
+ * transcript can be reconstructed. A subagent's message carried in the
+ * parent transcript (`progress` with `data.type: "agent_progress"`) is
+ * rendered as that message (DESIGN.md 11, "What is captured is what is
+ * searched"), unless the subagent's own transcript holds it: then it is
+ * stored from there, once, and the progress line is a small note. Its shape
+ * (kind, tools called and answered) goes to classify.ts. Pure but for what
+ * `ownFile` answers; never throws.
  */
 import type { z } from "zod";
 import type { Role } from "../schema/common.ts";
+import { isCompactionAgent } from "../search/classify.ts";
 import type { Kind, Shape, ToolUse } from "./classify.ts";
 
 /** An image block found in a line: its bytes are not stored in the text. */
@@ -28,6 +34,16 @@ export interface Rendered {
   shape: Shape;
 }
 
+/** What rendering a line may know beyond the line. */
+export interface RenderOptions {
+  /**
+   * Whether the subagent with this id has its own transcript that capture
+   * reads too (`<session id>/subagents/agent-<id>.jsonl`, sources.ts): its
+   * messages carried by progress lines are stored from there, not again.
+   */
+  ownFile?: (agentId: string) => boolean;
+}
+
 type Json = Record<string, unknown>;
 
 /** Message types whose lines carry uuid, parentUuid and (most) a message. */
@@ -38,6 +54,29 @@ const MAX_LIST = 32;
 
 /** Harness text in a user line that nobody typed: slash-command output and its caveat, interruption markers. */
 const HARNESS_USER_TEXT = /^\s*(?:<local-command-(?:stdout|stderr|caveat)>|\[Request interrupted by user[^\]\n]*\]\s*$)/;
+/**
+ * A hook's output Claude Code hands the model as a user line of its own
+ * (`<system-reminder>` and `PostToolUse:Edit hook additional context: ...`):
+ * a compile error or a linter's finding the session then acted on, so system
+ * text that search finds, not bookkeeping (measured on real transcripts:
+ * docs/decisions/search.md). zerodb's own SessionStart context is still
+ * recognised by its header and left out (classify.ts).
+ */
+const HOOK_OUTPUT = /^\s*<system-reminder>\s*[A-Za-z]+(?::[^\s]+)? hook (?:additional context|blocking error|success|error)/;
+
+/** True when a user line's text is a hook's output handed to the model (HOOK_OUTPUT). */
+export function isHookOutput(text: string): boolean {
+  return HOOK_OUTPUT.test(text);
+}
+/** Claude Code's compaction prompt (HARNESSES.md "Compaction"), near the start of a user line. */
+const COMPACTION_PROMPT = /create a detailed summary of the conversation so far/i;
+/** How far into a user line the compaction prompt's words are looked for. */
+const COMPACTION_PROMPT_WITHIN = 400;
+
+/** True when a user line's text is Claude Code's compaction prompt (it asks for a summary of the conversation so far). */
+export function isCompactionPrompt(text: string): boolean {
+  return COMPACTION_PROMPT.test(text.slice(0, COMPACTION_PROMPT_WITHIN));
+}
 
 /** The shape of a line that is not a conversation turn; `bookkeeping` unless it is unreadable. */
 function systemShape(bookkeeping: boolean): Shape {
@@ -45,7 +84,7 @@ function systemShape(bookkeeping: boolean): Shape {
 }
 
 /** Renders one line's text (without its newline). */
-export function renderLine(text: string): Rendered {
+export function renderLine(text: string, opts: RenderOptions = {}): Rendered {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -55,6 +94,10 @@ export function renderLine(text: string): Rendered {
   if (!isObject(parsed)) return { role: "note", content: text, meta: { type: "unknown" }, images: [], shape: systemShape(false) };
   const type = typeof parsed.type === "string" ? parsed.type : "unknown";
   try {
+    if (type === "progress" && typeof parsed.uuid === "string") {
+      const carried = renderAgentProgress(parsed, opts);
+      if (carried !== undefined) return carried;
+    }
     if (typeof parsed.uuid === "string" && MESSAGE_TYPES.has(type)) return renderMessage(parsed, type);
     return renderMetadata(parsed, type);
   } catch {
@@ -101,7 +144,7 @@ function renderMessage(line: Json, type: string): Rendered {
     const blocks = renderContent(message.content, meta, images);
     role = type === "assistant" ? "assistant" : type === "system" ? "system" : type === "user" ? (blocks.toolResult ? "tool" : "user") : "note";
     content = blocks.text;
-    shape = messageShape(type, line, blocks);
+    shape = messageShape(type, { isMeta: line.isMeta === true, isCompactSummary: line.isCompactSummary === true, agentId: line.agentId }, blocks);
   } else {
     role = type === "system" ? "system" : "note";
     if (typeof line.subtype === "string") meta.subtype = short(line.subtype);
@@ -124,6 +167,55 @@ function renderMessage(line: Json, type: string): Rendered {
   return { role, content, meta, images, shape };
 }
 
+/**
+ * A subagent's message that Claude Code 2.x writes into the parent transcript
+ * (HARNESSES.md: `data.type: "agent_progress"`, the message in `data.message`)
+ * as the message it carries: its role, its blocks rendered as any message's,
+ * and its kind. Meta says whose it is (agent_id, isSidechain) and keeps both
+ * identities: the message's uuid (the one its line in the subagent's own
+ * transcript has) as `uuid`, the progress line's as `progress_uuid`. When
+ * the subagent's own transcript is captured too, the message is stored from
+ * there (DESIGN.md 11: stored once) and this line is a small note naming
+ * it. Undefined for any other progress line (hook runs, bash output,
+ * waiting for a task), which stays bookkeeping.
+ */
+function renderAgentProgress(line: Json, opts: RenderOptions): Rendered | undefined {
+  const data = isObject(line.data) ? line.data : undefined;
+  if (data?.type !== "agent_progress") return undefined;
+  const carried = isObject(data.message) ? data.message : undefined;
+  const message = carried !== undefined && isObject(carried.message) ? carried.message : undefined;
+  const type = carried?.type;
+  if (carried === undefined || message === undefined || (type !== "user" && type !== "assistant")) return undefined;
+  const uuid = typeof carried.uuid === "string" ? carried.uuid : (line.uuid as string);
+  const agentId = typeof data.agentId === "string" ? data.agentId : undefined;
+  const meta: Json = { type: "progress", subtype: "agent_progress", uuid: short(uuid), progress_uuid: short(line.uuid as string) };
+  meta.parentUuid = typeof line.parentUuid === "string" ? short(line.parentUuid) : null;
+  const timestamp = typeof carried.timestamp === "string" ? carried.timestamp : line.timestamp;
+  if (typeof timestamp === "string") meta.timestamp = short(timestamp);
+  meta.isSidechain = true;
+  if (agentId !== undefined) meta.agent_id = short(agentId);
+  if (typeof line.parentToolUseID === "string") meta.parent_tool_use_id = short(line.parentToolUseID);
+  if (agentId !== undefined && opts.ownFile?.(agentId) === true) {
+    const file = short(`agent-${agentId}.jsonl`);
+    meta.stored_in = file;
+    return {
+      role: "note",
+      content: `[agent_progress] ${short(agentId)}: ${type} message ${short(uuid)}, stored from ${file}`,
+      meta,
+      images: [],
+      shape: systemShape(true),
+    };
+  }
+  if (carried.isMeta === true) meta.isMeta = true;
+  if (carried.isCompactSummary === true) meta.isCompactSummary = true;
+  if (typeof message.id === "string") meta.message_id = short(message.id);
+  const images: ImageBlock[] = [];
+  const blocks = renderContent(message.content, meta, images);
+  const role: Rendered["role"] = type === "assistant" ? "assistant" : blocks.toolResult ? "tool" : "user";
+  const flags = { isMeta: carried.isMeta === true, isCompactSummary: carried.isCompactSummary === true, agentId };
+  return { role, content: blocks.text, meta, images, shape: messageShape(type, flags, blocks) };
+}
+
 /** A message's content as rendered, with the tools it calls and answers. */
 interface Blocks {
   text: string;
@@ -132,21 +224,32 @@ interface Blocks {
   results: string[];
 }
 
+/** What a message's line says of itself that decides its kind. */
+interface MessageFlags {
+  isMeta: boolean;
+  isCompactSummary: boolean;
+  /** The agent whose message it is (a subagent's line, or a progress line carrying one). */
+  agentId: unknown;
+}
+
 /**
  * The kind of a line holding a message (DESIGN.md 11): any tool_use makes an
  * assistant line a tool call, any tool_result a user line a tool result; a
  * user line the harness wrote (isMeta, command output, interruption markers)
- * is bookkeeping, a compact summary is system text worth finding.
+ * is bookkeeping. Compaction is a summary (HARNESSES.md "Compaction"): the
+ * compact summary line, the prompt asking for a summary of the conversation
+ * so far, and the compaction agent's prompt and reply.
  */
-function messageShape(type: string, line: Json, blocks: Blocks): Shape {
+function messageShape(type: string, line: MessageFlags, blocks: Blocks): Shape {
   const tools = { uses: blocks.uses, results: blocks.results };
+  const compaction = isCompactionAgent(line.agentId);
   let kind: Kind = "system";
-  let bookkeeping = true;
-  if (type === "assistant") kind = blocks.uses.length > 0 ? "tool_call" : "reply";
+  if (type === "assistant") kind = blocks.uses.length > 0 ? "tool_call" : compaction ? "summary" : "reply";
   else if (type === "user" && blocks.toolResult) kind = "tool_result";
-  else if (type === "user" && line.isCompactSummary === true) bookkeeping = false;
-  else if (type === "user" && line.isMeta !== true && !HARNESS_USER_TEXT.test(blocks.text)) kind = "prompt";
-  return { kind, bookkeeping: kind === "system" && bookkeeping, ...tools };
+  else if (type === "user" && line.isCompactSummary) kind = "summary";
+  else if (type === "user" && !line.isMeta && !HARNESS_USER_TEXT.test(blocks.text)) kind = compaction || isCompactionPrompt(blocks.text) ? "summary" : "prompt";
+  const hookOutput = kind === "system" && type === "user" && isHookOutput(blocks.text);
+  return { kind, bookkeeping: kind === "system" && !hookOutput, ...tools };
 }
 
 /** Renders a message's content (a string or blocks), noting tools and images in meta. */

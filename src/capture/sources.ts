@@ -3,6 +3,7 @@
  * `<dir>/<session id>.jsonl` and its subagents in
  * `<dir>/<session id>/subagents/agent-*.jsonl`, each read with a cursor of its own.
  */
+import { lstatSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { IDEM_KEY_MAX_BYTES } from "../limits.ts";
 import { sha256Hex } from "../util/hash.ts";
@@ -23,6 +24,12 @@ export interface Source {
   path: string;
   /** For a subagent transcript: the agent's id (from `agent-<id>.jsonl`). */
   agentId?: string;
+  /**
+   * For a Claude Code transcript: the session's `subagents` directory, where
+   * a subagent's own transcript is (ownAgentFile), so a message a progress
+   * line carries is stored from there, once (render.ts).
+   */
+  agentsDir?: string;
   /**
    * Opens a source that is not a file of lines (an opencode session in its
    * database) from a cursor offset; its lines name their own positions.
@@ -55,20 +62,55 @@ export function idemPrefix(key: string): string {
   return Buffer.byteLength(key, "utf8") + KEY_SUFFIX_BYTES <= IDEM_KEY_MAX_BYTES ? key : `sha256:${sha256Hex(key)}`;
 }
 
+/** The `subagents` directory of a harness session (undefined for an id that cannot name one). */
+function agentsDirOf(transcriptPath: string, harnessId: string): string | undefined {
+  return SAFE_ID.test(harnessId) ? join(dirname(transcriptPath), harnessId, "subagents") : undefined;
+}
+
 /** The main transcript's source. */
 export function mainSource(transcriptPath: string, harnessId: string): Source {
-  return { key: harnessId, idemPrefix: idemPrefix(harnessId), path: transcriptPath };
+  const agentsDir = agentsDirOf(transcriptPath, harnessId);
+  return { key: harnessId, idemPrefix: idemPrefix(harnessId), path: transcriptPath, ...(agentsDir ? { agentsDir } : {}) };
 }
 
 /** The subagent transcripts beside a main transcript, by file name (none when the directory is missing). */
 export function subagentSources(transcriptPath: string, harnessId: string): Source[] {
-  if (!SAFE_ID.test(harnessId)) return [];
-  const dir = join(dirname(transcriptPath), harnessId, "subagents");
+  const dir = agentsDirOf(transcriptPath, harnessId);
+  if (dir === undefined) return [];
   return listDir(dir)
     .filter((n) => AGENT_FILE.test(n))
     .sort()
     .map((n) => {
       const key = `${harnessId}/${n}`;
-      return { key, idemPrefix: idemPrefix(key), path: join(dir, n), agentId: AGENT_FILE.exec(n)![1]! };
+      return { key, idemPrefix: idemPrefix(key), path: join(dir, n), agentId: AGENT_FILE.exec(n)![1]!, agentsDir: dir };
     });
+}
+
+/**
+ * Whether a subagent's own transcript is there to be captured (a regular
+ * file `agent-<id>.jsonl` in the source's `subagents` directory, as
+ * subagentSources finds it), asked when a line is read: the message a
+ * progress line carries is then stored from that transcript alone (DESIGN.md
+ * 11). Claude Code writes a subagent's line to its own transcript as it
+ * writes the progress line, so the file is there by the time the parent's
+ * line can be read; a replay gives the same entry while the file stays (and
+ * a replayed key is never written again, I3). Answers are remembered for the
+ * reader's life (one batch).
+ */
+export function ownAgentFile(source: Source): ((agentId: string) => boolean) | undefined {
+  const dir = source.agentsDir;
+  if (dir === undefined) return undefined;
+  const known = new Map<string, boolean>();
+  return (agentId) => {
+    let found = known.get(agentId);
+    if (found === undefined) {
+      try {
+        found = SAFE_ID.test(agentId) && lstatSync(join(dir, `agent-${agentId}.jsonl`)).isFile();
+      } catch {
+        found = false;
+      }
+      known.set(agentId, found);
+    }
+    return found;
+  };
 }

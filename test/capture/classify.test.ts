@@ -60,10 +60,10 @@ describe("kinds", () => {
     expect(classOf(c.toolResult("toolu_unknown", "no tool_use seen"))).toEqual({ kind: "tool_result" });
   });
 
-  test("a compact summary and an unparsable line are system text, but not bookkeeping", () => {
+  test("a compact summary is a summary (issue 28); an unparsable line is system text, but not bookkeeping", () => {
     expect(
       classOf(c.user("This session is being continued from a previous conversation...", { isCompactSummary: true, isVisibleInTranscriptOnly: true })),
-    ).toEqual({ kind: "system" });
+    ).toEqual({ kind: "summary" });
     const { entries } = lineEntries("{not json", { idemPrefix: SID, position: 3, redact: true });
     expect(entries[0]!.meta).toEqual({ type: "unparsable", position: 3, kind: "system" });
   });
@@ -160,6 +160,21 @@ describe("zerodb's own output", () => {
     expect(classOf(c.system(`SessionStart:startup hook success: ${stdout}`))).toEqual({ kind: "system", noise: "zerodb" });
     expect(classOf(c.user(`<session-start-hook>${CONTEXT}</session-start-hook>`))).toEqual({ kind: "system", noise: "zerodb" });
     expect(classOf(c.user(`SessionStart hook additional context: ${CONTEXT}`, { isMeta: true }))).toEqual({ kind: "system", noise: "zerodb" });
+  });
+
+  test("a hook's output handed to the model as a user line is system text search finds; zerodb's own context in that shape is not", () => {
+    const compile =
+      "<system-reminder>\nPostToolUse:Write hook additional context: [COMPILE ERROR]\nerror: cannot invoke remote function Access.get/2 inside a guard\n</system-reminder>";
+    expect(classOf(c.user(compile, { isMeta: true }))).toEqual({ kind: "system" });
+    expect(
+      classOf(c.user("<system-reminder>\nPostToolUse:Edit hook additional context: [CREDO] Function is too complex\n</system-reminder>", { isMeta: true })),
+    ).toEqual({
+      kind: "system",
+    });
+    expect(classOf(c.user(`<system-reminder>\nSessionStart hook additional context: ${CONTEXT}\n</system-reminder>`, { isMeta: true }))).toEqual({
+      kind: "system",
+      noise: "zerodb",
+    });
   });
 
   test("a prompt that only mentions the header is still a prompt", () => {

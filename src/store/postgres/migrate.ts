@@ -9,9 +9,23 @@ import { ZeroDbError } from "../../errors.ts";
 import m001 from "./migrations/001_init.sql" with { type: "text" };
 import m002 from "./migrations/002_blobs.sql" with { type: "text" };
 import m003 from "./migrations/003_postings.sql" with { type: "text" };
+import m004 from "./migrations/004_agent_progress.sql" with { type: "text" };
+import { rerenderCaptured } from "./migrate-captured.ts";
+
+/** One numbered migration: its SQL, then, where SQL cannot do it, a step in code in the same transaction. */
+export interface Migration {
+  sql: string;
+  after?: (tx: SQL) => Promise<unknown>;
+}
 
 /** Numbered migrations; index i brings the schema to version i + 1. */
-export const MIGRATIONS: readonly string[] = [m001, m002, m003];
+export const MIGRATIONS: readonly Migration[] = [
+  { sql: m001 },
+  { sql: m002 },
+  { sql: m003 },
+  // Claude Code's subagent progress lines as the messages they carry, stored once; compaction as kind summary.
+  { sql: m004, after: rerenderCaptured },
+];
 
 /** The advisory lock key migrations hold (any constant; "zerodb" in ASCII). */
 const MIGRATE_LOCK = 0x7a65726f6462;
@@ -27,7 +41,11 @@ export async function migrate(sql: SQL): Promise<void> {
     if (current === MIGRATIONS.length) return;
     // pg_trgm backs the trigram index (search); creating it needs the right once per database.
     await tx`CREATE EXTENSION IF NOT EXISTS pg_trgm`;
-    for (let v = current; v < MIGRATIONS.length; v++) await tx.unsafe(MIGRATIONS[v]!);
+    for (let v = current; v < MIGRATIONS.length; v++) {
+      const m = MIGRATIONS[v]!;
+      await tx.unsafe(m.sql);
+      await m.after?.(tx);
+    }
     await tx`INSERT INTO zerodb_schema (id, version) VALUES (1, ${MIGRATIONS.length}) ON CONFLICT (id) DO UPDATE SET version = excluded.version`;
   });
 }

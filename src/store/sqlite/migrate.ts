@@ -8,13 +8,17 @@ import m004 from "./migrations/004_search.sql" with { type: "text" };
 import m005 from "./migrations/005_forget_traces.sql" with { type: "text" };
 import m006 from "./migrations/006_index_writes.sql" with { type: "text" };
 import m007 from "./migrations/007_index_tenants.sql" with { type: "text" };
+import m008 from "./migrations/008_agent_progress.sql" with { type: "text" };
 import { scrubForgotten } from "./forget-record.ts";
+import { rerenderCaptured } from "./migrate-captured.ts";
 import { type RebuildProgress, rebuildIndex, secureDeletes } from "./search-index.ts";
 
 /** One numbered migration: its SQL, then, where SQL cannot do it, a step in code. */
 export interface Migration {
   sql: string;
   after?: (db: Database, onProgress?: RebuildProgress) => void;
+  /** What its progress reports name (`search index` when unset). */
+  progress?: string;
 }
 
 /** Numbered migrations; index i brings the schema to user_version i + 1. */
@@ -32,6 +36,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { sql: m006 },
   // The word index keeps each row's tenant, so a search's lists and counts are the caller's alone (I5).
   { sql: m007, after: (db, onProgress) => rebuildIndex(db, onProgress) },
+  // Claude Code's subagent progress lines as the messages they carry, stored once; compaction as kind summary.
+  { sql: m008, after: (db, onProgress) => rerenderCaptured(db, onProgress), progress: "subagent messages and summaries" },
 ];
 
 /** What opening a store reports while a migration rebuilds the search index. */
@@ -55,7 +61,8 @@ export function migrate(db: Database, opts: MigrateOptions = {}): void {
       const m = MIGRATIONS[v]!;
       db.run(m.sql);
       // A new store has nothing to rebuild: only an existing one reports progress.
-      m.after?.(db, now > 0 && opts.onProgress ? (done, total) => opts.onProgress!(`migration ${v + 1}: search index`, done, total) : undefined);
+      const what = `migration ${v + 1}: ${m.progress ?? "search index"}`;
+      m.after?.(db, now > 0 && opts.onProgress ? (done, total) => opts.onProgress!(what, done, total) : undefined);
       db.run(`PRAGMA user_version = ${v + 1}`);
     }
   }).immediate();
