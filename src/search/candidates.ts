@@ -100,3 +100,30 @@ export function rankKnown(
   }
   return ranked;
 }
+
+/** Rows admitted per pool place whose lengths are weighed (choosePool): the pool is chosen among this many times its size. */
+export const POOL_CHOICE = 4;
+
+/**
+ * The best `size` of the admitted rows (coordination order: `admitted`, best
+ * first), chosen by BM25 with each known term counted once and each row's
+ * real length (`bytes`): a short turn holding a few of the query's words
+ * outranks a long file that holds more of them by chance, as BM25 itself
+ * would rank them (DESIGN.md 11, "Ranking"). Ties keep coordination order.
+ */
+export function choosePool(
+  admitted: readonly number[],
+  opts: { bytes: ReadonlyMap<number, number>; holders: readonly RowList[]; idfs: readonly number[]; size: number },
+): number[] {
+  const { bytes, holders, idfs, size } = opts;
+  if (admitted.length <= size) return [...admitted];
+  const scored = admitted.map((lsn, at) => {
+    let s = 0;
+    for (let j = 0; j < holders.length; j++) if (holders[j]!.has(lsn)) s += idfs[j]!;
+    // BM25 with tf = 1 (rank.ts): the saturation 2.2 / (1 + 1.2 (0.25 + 0.75 len/avg)), len in tokens of about 6 bytes.
+    const len = (bytes.get(lsn) ?? 0) / 6;
+    return { lsn, at, s: (s * 2.2) / (1 + 1.2 * (0.25 + (0.75 * len) / 80)) };
+  });
+  scored.sort((a, b) => b.s - a.s || a.at - b.at);
+  return scored.slice(0, size).map((r) => r.lsn);
+}

@@ -55,10 +55,12 @@ export function versionOf(session: string | null, meta: unknown): Version | unde
  * Whether a matching turn of this class is read in its conversation. A note
  * the user remembered stands alone: its neighbours neither lift it nor
  * answer it, so they are not read (a search that finds only notes, as a
- * `remember`ed fact is found, costs no more than finding them).
+ * `remember`ed fact is found, costs no more than finding them). A compaction
+ * summary is no turn of the conversation either: it neither lifts nor is
+ * answered by the turns around it.
  */
 export function readsConversation(cls: number): boolean {
-  return cls !== SearchClass.note;
+  return cls !== SearchClass.note && cls !== SearchClass.summary;
 }
 
 /** Turns that begin something else: no turn after them answers the match before them. */

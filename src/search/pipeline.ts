@@ -17,7 +17,7 @@ import type { SearchHit } from "../schema/results.ts";
 import { CONTEXT_TOP, type Near, type Scored as ContextScored, rankInContext, readsConversation, versionOf } from "./context.ts";
 import { countTerms } from "./match.ts";
 import type { Term } from "./query.ts";
-import { bm25, score } from "./rank.ts";
+import { AVG_TOKENS, bm25, score } from "./rank.ts";
 import { snippet } from "./snippet.ts";
 
 /** Characters of a row read for ranking and its snippet. */
@@ -32,8 +32,6 @@ export const NEIGHBOUR_CHARS = 4096;
  */
 export const DEEP_CHARS = 131_072;
 export const DEEP_ROWS = 12;
-/** BM25's average record length, in tokens (a typical captured turn; neither engine keeps a running average). */
-const AVG_TOKENS = 80;
 
 /** A row as an engine reads it: what ranking and a hit need, and a window of its text from its start. */
 export interface RowText {
@@ -127,7 +125,8 @@ export class Ranking {
 
   /** The hits, best first. */
   hits(): SearchHit[] {
-    const top = this.#top ?? (this.top(), this.#top!);
+    if (this.#top === undefined) this.top();
+    const top = this.#top!;
     return rankInContext(this.#scored, this.#near, { top, limit: this.opts.limit, allWords: this.opts.allWords }).map(({ r, s, follows }) =>
       toHit(r, { terms: this.terms, idfs: this.known.idfs, s, follows }),
     );
@@ -144,7 +143,10 @@ export class Ranking {
     const length = c.length * (more ? row.bytes / Math.max(1, winBytes) : 1);
     const held = tf.map((f) => f > 0);
     const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / this.#weightAll;
-    const own = share > 0 ? score({ share, near: c.near, pairs: c.pairs, bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }), cls: row.sclass }) : 0;
+    const own =
+      share > 0
+        ? score({ share, near: c.near, pairs: c.pairs, bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }), cls: row.sclass, weight: this.#weightAll })
+        : 0;
     const version = row.kind === "turn" ? versionOf(row.subject, row.meta) : undefined;
     return { lsn: row.lsn, row, held, own, cls: row.sclass, more, winTf: c.tf, ...(version ? { version } : {}) };
   }

@@ -1,9 +1,7 @@
 /**
- * Ranking (DESIGN.md 11): a turn that holds more of the query's words comes
- * first, rare words weighing more than common ones (the idf-weighted share of
- * the query it holds); within that, BM25 on a bounded window of the turn;
- * then the turn's kind (what the user chose to remember first, harness chatter
- * last); recency breaks ties.
+ * Ranking (DESIGN.md 11): BM25 on a bounded window of the turn, raised by
+ * how close together and in what order the query's words lie in it; then how
+ * much of the query it holds and the turn's kind; recency breaks ties.
  */
 import { SearchClass } from "./classify.ts";
 
@@ -28,10 +26,21 @@ export function bm25(tf: readonly number[], opts: { idfs: readonly number[]; len
   return s;
 }
 
-/** What holding the query's consecutive words side by side adds, at most: between `near` and BM25. */
-const PAIR_WEIGHT = 0.75;
+/** BM25's average record length, in tokens: about what a captured turn of a real transcript holds (neither engine keeps a running average). */
+export const AVG_TOKENS = 120;
+/** What holding the query's words close together (about a sentence) multiplies BM25 by, at most: 1 + NEAR_WEIGHT. */
+const NEAR_WEIGHT = 0.5;
+/** What holding the query's consecutive words side by side multiplies BM25 by, at most: 1 + PAIR_WEIGHT. */
+const PAIR_WEIGHT = 0.3;
+/** What holding the whole query adds, as a share of the query's weight (the sum of its idfs). */
+const SHARE_WEIGHT = 0.3;
 
-/** How much a record's kind adds to its score: a small nudge, never more than one more query word. */
+/**
+ * How much a record's kind adds to its score, as a share of the query's
+ * weight: a small nudge (what the user chose to remember first, harness
+ * chatter last), and a compaction summary well below the turns it
+ * summarizes, since it holds the words of a whole session (DESIGN.md 11).
+ */
 const CLASS_PRIOR: Record<number, number> = {
   [SearchClass.note]: 0.12,
   [SearchClass.prompt]: 0.04,
@@ -40,18 +49,23 @@ const CLASS_PRIOR: Record<number, number> = {
   [SearchClass.tool_result]: -0.02,
   [SearchClass.system]: -0.04,
   [SearchClass.link]: 0.06,
+  [SearchClass.summary]: -0.3,
   [SearchClass.noise]: -0.1,
 };
 
 /**
- * The final score of a record: the share of the query's weight it holds,
- * how much of it lies close together (a sentence that says it, rather than
- * a long log that holds the words by chance) and how much stands side by
- * side in the query's order (`upload client`, the sequential-dependence
- * idea of Metzler and Croft, 2005); then BM25, squashed below one step;
- * then its kind.
+ * The final score of a record: BM25 over its words and length, raised by
+ * how much of the query lies close together (a sentence that says it, rather
+ * than a long log holding the words by chance) and how much stands side by
+ * side in the query's order (`upload client`, the sequential-dependence idea
+ * of Metzler and Croft, 2005); then the share of the query's weight it holds
+ * and its kind, each as a share of that weight.
+ *
+ * Measured on real transcripts (README, Search): the share-first order tuned
+ * on the generated set put long files holding many of a question's words by
+ * chance above the short turn that answers it, and fell below a plain BM25;
+ * BM25 first, with these as its modifiers, is at or above it.
  */
-export function score(opts: { share: number; near: number; pairs: number; bm25: number; cls: number }): number {
-  const squashed = opts.bm25 / (opts.bm25 + 4);
-  return opts.share * 2 + opts.near * 1 + opts.pairs * PAIR_WEIGHT + squashed * 0.5 + (CLASS_PRIOR[opts.cls] ?? 0);
+export function score(opts: { share: number; near: number; pairs: number; bm25: number; cls: number; weight: number }): number {
+  return opts.bm25 * (1 + NEAR_WEIGHT * opts.near + PAIR_WEIGHT * opts.pairs) + (SHARE_WEIGHT * opts.share + (CLASS_PRIOR[opts.cls] ?? 0)) * opts.weight;
 }

@@ -141,9 +141,11 @@ export async function candidates(tx: SQL, tenant: string, opts: { lookups: Looku
       const also = [...new Set(lookups[i]!.stems!.flatMap((s) => byStem.get(s) ?? []))].sort((a, b) => b - a);
       holders[i] = holders[i]!.union(also);
     }
-  } else if (common.length > 1) {
-    // Every term is common: the newest rows holding all of them, and (fewer) all but one, unless enough
-    // rows hold all of them to fill the pool. Each group is walked from its rarest term.
+  }
+  if (common.length > 1) {
+    // The newest rows holding all the common terms, and (fewer) all but one, unless enough rows hold all
+    // of them to fill the pool; with a rare term too, as on SQLite (a row holding several common words can
+    // outrank one holding the rare word alone). Each group is walked from its rarest term.
     const byRarity = [...common].sort((a, b) => counts[a]! - counts[b]!);
     const groups = [byRarity, ...(byRarity.length > 2 && byRarity.length <= 8 ? byRarity.map((skip) => byRarity.filter((i) => i !== skip)) : [])];
     for (const [k, g] of groups.entries()) {

@@ -16,6 +16,7 @@ import { objectCases } from "./_objects.ts";
 import { redactCases } from "./_redact.ts";
 import { searchPhrasingCases } from "./_search-phrasings.ts";
 import { searchCases } from "./_search.ts";
+import { searchRankingCases } from "./_search-ranking.ts";
 import { searchTenantCases } from "./_search-tenants.ts";
 import { tenantCases } from "./_tenants.ts";
 import { traceCases } from "./_trace.ts";
@@ -33,6 +34,7 @@ export function runContract(name: string, factory: Factory): void {
       searchCases,
       searchPhrasingCases,
       searchTenantCases,
+      searchRankingCases,
       factCases,
       historyCases,
       forgetCases,

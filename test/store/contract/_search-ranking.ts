@@ -1,0 +1,79 @@
+/**
+ * What ranking promises on real transcripts (DESIGN.md 11, "Ranking"; issue
+ * 28), on every engine: a compaction summary below the turn it summarizes, a
+ * long turn judged by where its words are, and an older answer still found
+ * among many newer turns holding the query's common words.
+ */
+import { describe, expect } from "bun:test";
+import type { Memory } from "../../../src/store/types.ts";
+import { type Factory, contractTest } from "./_subject.ts";
+
+/** Filler prose of about `chars` characters that holds none of the query words of these cases. */
+function filler(chars: number, seed: string): string {
+  const words = ["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "eiusmod", "tempor", "incididunt", seed];
+  const out: string[] = [];
+  for (let i = 0, n = 0; n < chars; i++) {
+    const w = words[(i * 7 + seed.length) % words.length]!;
+    out.push(w);
+    n += w.length + 1;
+  }
+  return out.join(" ");
+}
+
+/** Appends turns in batches of 200 (an append takes at most 256 entries); their LSNs. */
+async function appendAll(
+  m: Memory,
+  session: string,
+  entries: { role: "user" | "assistant" | "tool"; content: string; meta?: Record<string, unknown> }[],
+): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < entries.length; i += 200) out.push(...(await m.append({ session, entries: entries.slice(i, i + 200) })).entries.map((e) => e.lsn));
+  return out;
+}
+
+/** The ranking cases. */
+export function searchRankingCases(factory: Factory): void {
+  describe("search ranking", () => {
+    contractTest(factory, "a compaction summary ranks below an original turn that matches as well", async ({ a }) => {
+      const [original, summary] = await appendAll(a, "proj/s1", [
+        { role: "tool", content: "Output: the zebrafish importer drops rows with a null checksum", meta: { kind: "tool_result" } },
+        { role: "user", content: "Summary: the zebrafish importer drops rows with a null checksum", meta: { kind: "summary" } },
+      ]);
+      const hits = (await a.search({ query: "zebrafish importer null checksum" })).hits.map((h) => h.lsn);
+      expect(hits.indexOf(original!)).toBeGreaterThanOrEqual(0);
+      expect(hits.indexOf(summary!)).toBeGreaterThan(hits.indexOf(original!));
+    });
+
+    contractTest(factory, "a long turn is judged by where its words are, not by its first KiBs, and its snippet shows them", async ({ a }) => {
+      const query = "flaky upload retry timeout";
+      // The same length; one holds the words apart inside its first KiBs, the other together after 10 KiB.
+      const apart = `flaky ${filler(900, "aa")} upload ${filler(900, "bb")} retry ${filler(900, "cc")} timeout ${filler(7000, "dd")}`;
+      const together = `${filler(10_000, "ee")} the flaky upload retry timeout is thirty seconds`;
+      const [lApart, lTogether] = await appendAll(a, "proj/s2", [
+        { role: "tool", content: apart, meta: { kind: "tool_result" } },
+        { role: "tool", content: together, meta: { kind: "tool_result" } },
+      ]);
+      const hits = (await a.search({ query })).hits;
+      const at = (lsn: number) => hits.findIndex((h) => h.lsn === lsn);
+      expect(at(lTogether!)).toBe(0);
+      expect(at(lApart!)).toBeGreaterThan(0);
+      expect(hits[0]!.snippet).toContain("[flaky] [upload] [retry] [timeout]");
+    });
+
+    contractTest(factory, "an older answer is still found among many newer turns holding the query's common words", async ({ a }) => {
+      const [answer] = await appendAll(a, "proj/old", [
+        { role: "tool", content: "Test Files 1 passed (1) Tests 16 passed (16)", meta: { kind: "tool_result" } },
+      ]);
+      // Newer: a phrase the answer lacks, in fewer turns than a word's list holds (so its list is whole), and
+      // more than a thousand turns each holding one or two of the answer's words: the three words together
+      // weigh more than the phrase (BM25 ranks the answer first), but each word's list holds only its newest turns.
+      const newer: { role: "tool"; content: string }[] = [];
+      for (let i = 0; i < 900; i++) newer.push({ role: "tool", content: `ran quokka-lint-runner over module ${i}` });
+      for (let i = 0; i < 1100; i++) newer.push({ role: "tool", content: `tests ${i % 2 === 0 ? "passed" : "16"} for shard ${i}` });
+      for (let i = 0; i < 1100; i++) newer.push({ role: "tool", content: `build ${i % 2 === 0 ? "16" : "passed"} step ${i}` });
+      await appendAll(a, "proj/new", newer);
+      const hits = (await a.search({ query: "quokka-lint-runner tests 16 passed", limit: 10 })).hits.map((h) => h.lsn);
+      expect(hits).toContain(answer!);
+    });
+  });
+}
