@@ -72,11 +72,35 @@ export const TARGETS: Target[] = [
   { what: "6-word question p95 @1M, in-process", figure: ["search: 6-word question @1,000,000 p95"], on: "value", op: "<", limit: 30, wanted: "< 30 ms" },
   { what: "search matching one 3 MiB turn p95", figure: ["search: search matching one 3 MiB turn p95"], on: "value", op: "<", limit: 50, wanted: "< 50 ms" },
   { what: "index build during migration", figure: ["search: index build (migration) @100,000"], on: "value", op: ">=", limit: 20_000, wanted: "≥ 20,000/s" },
-  // Quality on the labelled set, judged on its held-out part only (scripts/bench/recall/queries.ts).
-  { what: "recall@10 keywords (held out)", figure: ["recall: recall@10 keywords heldout"], on: "value", op: ">=", limit: 0.95, wanted: "≥ 0.95" },
-  { what: "recall@10 questions (held out)", figure: ["recall: recall@10 questions heldout"], on: "value", op: ">=", limit: 0.9, wanted: "≥ 0.9" },
-  { what: "recall@10 paraphrases (held out)", figure: ["recall: recall@10 paraphrases heldout"], on: "value", op: ">=", limit: 0.6, wanted: "≥ 0.6" },
-  { what: "queries with no result (all)", figure: ["recall: empty results all styles all"], on: "value", op: "<=", limit: 0, wanted: "= 0" },
+  // Quality on the real labelled set (issue 28), judged on its held-out part only (scripts/bench/recall/real/):
+  // a few hundred turns alone, and among 50,000 real distractor turns; never below stemmed BM25-OR anywhere.
+  ...(["keywords", "questions", "paraphrases"] as const).flatMap((style, i): Target[] => [
+    {
+      what: `real transcripts, ${style} (held out)`,
+      figure: [`recall: recall@10 real alone ${style} heldout`],
+      on: "value",
+      op: ">=",
+      limit: [0.95, 0.95, 0.75][i]!,
+      wanted: `≥ ${[0.95, 0.95, 0.75][i]}`,
+    },
+    {
+      what: `real transcripts @50k, ${style} (held out)`,
+      figure: [`recall: recall@10 real @50,000 ${style} heldout`],
+      on: "value",
+      op: ">=",
+      limit: [0.9, 0.85, 0.35][i]!,
+      wanted: `≥ ${[0.9, 0.85, 0.35][i]}`,
+    },
+  ]),
+  {
+    what: "recall and MRR below stemmed BM25-OR (every set, scale, style, split)",
+    figure: ["recall: figures below stemmed BM25-OR"],
+    on: "value",
+    op: "<=",
+    limit: 0,
+    wanted: "= 0",
+  },
+  { what: "queries with no result (real @50k)", figure: ["recall: empty results real @50,000 all styles all"], on: "value", op: "<=", limit: 0, wanted: "= 0" },
   { what: "viewer session page p95 (10k-turn session)", figure: ["viewer: session page p95"], on: "value", op: "<", limit: 50, wanted: "< 50 ms" },
   { what: "viewer search page p95 (10k-turn session)", figure: ["viewer: search page p95"], on: "value", op: "<", limit: 50, wanted: "< 50 ms" },
 ];

@@ -20,6 +20,8 @@ import type { RealQuery, Source } from "./_types.ts";
 const TENANT = "bench";
 const BATCH = 256;
 const PER_SESSION = 2_000;
+/** Characters an answer turn holds, at least, for a turn holding all of it to count as the answer too. */
+const MIN_COPY = 200;
 
 /** The labelled projects: every `labelled-*.ts` beside this file. */
 export async function labelledSets(): Promise<{ sources: Source[]; queries: RealQuery[] }> {
@@ -88,8 +90,11 @@ async function appendTurns(memory: Memory, turns: { role: "user" | "assistant" |
 }
 
 /** Every live turn: content, and the LSNs each message uuid and idempotency-key prefix was stored under. */
-async function readAll(memory: Memory): Promise<{ content: Map<number, string>; byUuid: Map<string, number[]>; byIdem: Map<string, number[]> }> {
+async function readAll(
+  memory: Memory,
+): Promise<{ content: Map<number, string>; byUuid: Map<string, number[]>; byIdem: Map<string, number[]>; noise: Set<number> }> {
   const content = new Map<number, string>();
+  const noise = new Set<number>();
   const byUuid = new Map<string, number[]>();
   const byIdem = new Map<string, number[]>();
   const add = (m: Map<string, number[]>, k: string, lsn: number) => {
@@ -106,6 +111,7 @@ async function readAll(memory: Memory): Promise<{ content: Map<number, string>; 
         const r = await memory.read({ session: s.name, after: lsn, limit: 1000 });
         for (const t of r.turns) {
           content.set(t.lsn, t.content);
+          if (s.name.startsWith("noise-")) noise.add(t.lsn);
           const uuid = (t.meta as { uuid?: unknown } | undefined)?.uuid;
           if (typeof uuid === "string") add(byUuid, uuid, t.lsn);
           if (t.idem_key) add(byIdem, t.idem_key.replace(/:\d+$/, ""), t.lsn);
@@ -116,7 +122,7 @@ async function readAll(memory: Memory): Promise<{ content: Map<number, string>; 
     }
     after = page.next ?? undefined;
   } while (after);
-  return { content, byUuid, byIdem };
+  return { content, byUuid, byIdem, noise };
 }
 
 /**
@@ -189,7 +195,7 @@ export async function buildReal(
   const sync = await syncTranscripts(localSink(store, TENANT), mains, { redact: true });
   // Real files hold lines their authors' redaction broke: capture keeps each as a note and says so.
   await appendTurns(memory, turns.slice(half));
-  const { content, byUuid, byIdem } = await readAll(memory);
+  const { content, byUuid, byIdem, noise: noiseLsns } = await readAll(memory);
   const answers = queries.map((q) => {
     const ks = keys.get(q.source);
     if (!ks) throw new Error(`query ${JSON.stringify(q.query)} names unknown source ${q.source}`);
@@ -201,5 +207,13 @@ export async function buildReal(
     }
     return out;
   });
+  // A fact said whole again elsewhere (a subagent's report copied into its parent's Task result) is found there too.
+  const labelled = [...content].filter(([lsn]) => !noiseLsns.has(lsn));
+  for (const a of answers)
+    for (const lsn of [...a]) {
+      const text = content.get(lsn)!;
+      if (text.length < MIN_COPY) continue;
+      for (const [other, c] of labelled) if (!a.has(other) && c.length >= text.length && c.includes(text)) a.add(other);
+    }
   return { store, memory, content, answers, queries, captured: sync.appended, warnings: sync.warnings.length, distractors: turns.length };
 }
