@@ -120,8 +120,12 @@ export async function termLists(tx: SQL, tenant: string, lookups: Lookup[]): Pro
 }
 
 /** Stage 1's lists (see the header), from each term's newest rows and its count (`termCount`). */
-export async function candidates(tx: SQL, tenant: string, opts: { lookups: Lookup[]; lists: number[][]; pool: number; counts: number[] }): Promise<Candidates> {
-  const { lookups, lists, pool, counts } = opts;
+export async function candidates(
+  tx: SQL,
+  tenant: string,
+  opts: { lookups: Lookup[]; lists: number[][]; pool: number; counts: number[]; idfs: number[] },
+): Promise<Candidates> {
+  const { lookups, lists, pool, counts, idfs } = opts;
   const holders = lists.map((rows) => new RowList(rows));
   const complete = lists.map((rows) => rows.length < CANDIDATES_PER_TERM);
   const rare = lookups.map((_, i) => i).filter((i) => complete[i] && holders[i]!.size > 0);
@@ -142,12 +146,15 @@ export async function candidates(tx: SQL, tenant: string, opts: { lookups: Looku
       holders[i] = holders[i]!.union(also);
     }
   }
-  if (common.length > 1) {
+  // With a rare term too, as on SQLite: rows holding only common words outrank a row holding the rare word
+  // alone only if those words together weigh as much, and then all of them only are looked for.
+  const weighs = rare.length === 0 || common.reduce((s, i) => s + idfs[i]!, 0) >= Math.min(...rare.map((i) => idfs[i]!));
+  if (common.length > 1 && weighs) {
     // The newest rows holding all the common terms, and (fewer) all but one, unless enough rows hold all
-    // of them to fill the pool; with a rare term too, as on SQLite (a row holding several common words can
-    // outrank one holding the rare word alone). Each group is walked from its rarest term.
+    // of them to fill the pool. Each group is walked from its rarest term.
     const byRarity = [...common].sort((a, b) => counts[a]! - counts[b]!);
-    const groups = [byRarity, ...(byRarity.length > 2 && byRarity.length <= 8 ? byRarity.map((skip) => byRarity.filter((i) => i !== skip)) : [])];
+    const allButOne = rare.length === 0 && byRarity.length > 2 && byRarity.length <= 8;
+    const groups = [byRarity, ...(allButOne ? byRarity.map((skip) => byRarity.filter((i) => i !== skip)) : [])];
     for (const [k, g] of groups.entries()) {
       const rows = await holdingAll(
         tx,

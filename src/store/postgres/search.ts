@@ -169,7 +169,7 @@ async function fromPostings(tx: SQL, sql: SQL, tenant: string, input: SearchInpu
   const counts = lists.map((l, i) => Math.max(l.length, counted[i]!));
   const idfs = counts.map((df) => idf(df, Math.max(n, ...counts)));
   const size = Math.max(POOL_MIN, limit * 2);
-  const found = await candidates(tx, tenant, { lookups, lists, pool: size, counts });
+  const found = await candidates(tx, tenant, { lookups, lists, pool: size, counts, idfs });
   const ranked = rankCandidates(found, idfs);
   const { lsns, checked } = await admit(tx, tenant, input, ranked, size);
   const rejected = checked - lsns.length;
