@@ -9,13 +9,13 @@
  * rendered as that message (DESIGN.md 11, "What is captured is what is
  * searched"), unless the subagent's own transcript holds it: then it is
  * stored from there, once, and the progress line is a small note. Its shape
- * (kind, tools called and answered) goes to classify.ts. Pure but for what
+ * (kind, tools called and answered: render-kind.ts) goes to classify.ts. Pure but for what
  * `ownFile` answers; never throws.
  */
 import type { z } from "zod";
 import type { Role } from "../schema/common.ts";
-import { isCompactionAgent } from "../search/classify.ts";
-import type { Kind, Shape, ToolUse } from "./classify.ts";
+import type { Shape, ToolUse } from "./classify.ts";
+import { messageShape } from "./render-kind.ts";
 
 /** An image block found in a line: its bytes are not stored in the text. */
 export interface ImageBlock {
@@ -51,32 +51,6 @@ const MESSAGE_TYPES = new Set(["user", "assistant", "system", "attachment", "pro
 /** Longest string kept in meta. */
 const SHORT = 256;
 const MAX_LIST = 32;
-
-/** Harness text in a user line that nobody typed: slash-command output and its caveat, interruption markers. */
-const HARNESS_USER_TEXT = /^\s*(?:<local-command-(?:stdout|stderr|caveat)>|\[Request interrupted by user[^\]\n]*\]\s*$)/;
-/**
- * A hook's output Claude Code hands the model as a user line of its own
- * (`<system-reminder>` and `PostToolUse:Edit hook additional context: ...`):
- * a compile error or a linter's finding the session then acted on, so system
- * text that search finds, not bookkeeping (measured on real transcripts:
- * docs/decisions/search.md). zerodb's own SessionStart context is still
- * recognised by its header and left out (classify.ts).
- */
-const HOOK_OUTPUT = /^\s*<system-reminder>\s*[A-Za-z]+(?::[^\s]+)? hook (?:additional context|blocking error|success|error)/;
-
-/** True when a user line's text is a hook's output handed to the model (HOOK_OUTPUT). */
-export function isHookOutput(text: string): boolean {
-  return HOOK_OUTPUT.test(text);
-}
-/** Claude Code's compaction prompt (HARNESSES.md "Compaction"), near the start of a user line. */
-const COMPACTION_PROMPT = /create a detailed summary of the conversation so far/i;
-/** How far into a user line the compaction prompt's words are looked for. */
-const COMPACTION_PROMPT_WITHIN = 400;
-
-/** True when a user line's text is Claude Code's compaction prompt (it asks for a summary of the conversation so far). */
-export function isCompactionPrompt(text: string): boolean {
-  return COMPACTION_PROMPT.test(text.slice(0, COMPACTION_PROMPT_WITHIN));
-}
 
 /** The shape of a line that is not a conversation turn; `bookkeeping` unless it is unreadable. */
 function systemShape(bookkeeping: boolean): Shape {
@@ -217,39 +191,11 @@ function renderAgentProgress(line: Json, opts: RenderOptions): Rendered | undefi
 }
 
 /** A message's content as rendered, with the tools it calls and answers. */
-interface Blocks {
+export interface Blocks {
   text: string;
   toolResult: boolean;
   uses: ToolUse[];
   results: string[];
-}
-
-/** What a message's line says of itself that decides its kind. */
-interface MessageFlags {
-  isMeta: boolean;
-  isCompactSummary: boolean;
-  /** The agent whose message it is (a subagent's line, or a progress line carrying one). */
-  agentId: unknown;
-}
-
-/**
- * The kind of a line holding a message (DESIGN.md 11): any tool_use makes an
- * assistant line a tool call, any tool_result a user line a tool result; a
- * user line the harness wrote (isMeta, command output, interruption markers)
- * is bookkeeping. Compaction is a summary (HARNESSES.md "Compaction"): the
- * compact summary line, the prompt asking for a summary of the conversation
- * so far, and the compaction agent's prompt and reply.
- */
-function messageShape(type: string, line: MessageFlags, blocks: Blocks): Shape {
-  const tools = { uses: blocks.uses, results: blocks.results };
-  const compaction = isCompactionAgent(line.agentId);
-  let kind: Kind = "system";
-  if (type === "assistant") kind = blocks.uses.length > 0 ? "tool_call" : compaction ? "summary" : "reply";
-  else if (type === "user" && blocks.toolResult) kind = "tool_result";
-  else if (type === "user" && line.isCompactSummary) kind = "summary";
-  else if (type === "user" && !line.isMeta && !HARNESS_USER_TEXT.test(blocks.text)) kind = compaction || isCompactionPrompt(blocks.text) ? "summary" : "prompt";
-  const hookOutput = kind === "system" && type === "user" && isHookOutput(blocks.text);
-  return { kind, bookkeeping: kind === "system" && !hookOutput, ...tools };
 }
 
 /** Renders a message's content (a string or blocks), noting tools and images in meta. */

@@ -24,7 +24,8 @@ import type { Role } from "../schema/common.ts";
 import { isCompactionAgent } from "../search/classify.ts";
 import type { ToolUse } from "./classify.ts";
 import { lineEntries } from "./entries.ts";
-import { isCompactionPrompt, isHookOutput, renderLine } from "./render.ts";
+import { renderLine } from "./render.ts";
+import { isCompactionPrompt, isHookOutput } from "./render-kind.ts";
 
 /** A captured turn as the tape holds it. */
 export interface StoredTurn {
