@@ -10,6 +10,7 @@ import { localSink } from "../../../src/capture/local-sink.ts";
 import { syncTranscripts } from "../../../src/capture/sync.ts";
 import { type SqliteStore, openSqliteStore } from "../../../src/store/sqlite/store.ts";
 import type { Memory } from "../../../src/store/types.ts";
+import type { Turn } from "../../../src/schema/results.ts";
 import { distractors } from "./distractors.ts";
 import { QUERIES } from "./queries.ts";
 import { SESSIONS, transcriptJsonl } from "./transcripts.ts";
@@ -41,9 +42,8 @@ async function appendDistractors(memory: Memory, turns: { role: "user" | "assist
   }
 }
 
-/** Every live turn's content, read session by session. */
-async function readAll(memory: Memory): Promise<Map<number, string>> {
-  const content = new Map<number, string>();
+/** Calls `each` for every live turn of the memory, session by session, in order. */
+export async function eachTurn(memory: Memory, each: (turn: Turn, session: string) => void): Promise<void> {
   let after: string | undefined;
   do {
     const page = await memory.sessions({ limit: 1000, ...(after ? { after } : {}) });
@@ -51,13 +51,19 @@ async function readAll(memory: Memory): Promise<Map<number, string>> {
       let lsn = 0;
       for (;;) {
         const r = await memory.read({ session: s.name, after: lsn, limit: 1000 });
-        for (const t of r.turns) content.set(t.lsn, t.content);
+        for (const t of r.turns) each(t, s.name);
         if (r.next === null) break;
         lsn = r.next;
       }
     }
     after = page.next ?? undefined;
   } while (after);
+}
+
+/** Every live turn's content, by LSN. */
+async function readAll(memory: Memory): Promise<Map<number, string>> {
+  const content = new Map<number, string>();
+  await eachTurn(memory, (t) => content.set(t.lsn, t.content));
   return content;
 }
 

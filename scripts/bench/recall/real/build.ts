@@ -15,6 +15,7 @@ import { localSink } from "../../../../src/capture/local-sink.ts";
 import { syncTranscripts, transcriptSources } from "../../../../src/capture/sync.ts";
 import { type SqliteStore, openSqliteStore } from "../../../../src/store/sqlite/store.ts";
 import type { Memory } from "../../../../src/store/types.ts";
+import { eachTurn } from "../build.ts";
 import type { RealQuery, Source } from "./_types.ts";
 
 const TENANT = "bench";
@@ -102,26 +103,13 @@ async function readAll(
     if (l) l.push(lsn);
     else m.set(k, [lsn]);
   };
-  let after: string | undefined;
-  do {
-    const page = await memory.sessions({ limit: 1000, ...(after ? { after } : {}) });
-    for (const s of page.sessions) {
-      let lsn = 0;
-      for (;;) {
-        const r = await memory.read({ session: s.name, after: lsn, limit: 1000 });
-        for (const t of r.turns) {
-          content.set(t.lsn, t.content);
-          if (s.name.startsWith("noise-")) noise.add(t.lsn);
-          const uuid = (t.meta as { uuid?: unknown } | undefined)?.uuid;
-          if (typeof uuid === "string") add(byUuid, uuid, t.lsn);
-          if (t.idem_key) add(byIdem, t.idem_key.replace(/:\d+$/, ""), t.lsn);
-        }
-        if (r.next === null) break;
-        lsn = r.next;
-      }
-    }
-    after = page.next ?? undefined;
-  } while (after);
+  await eachTurn(memory, (t, session) => {
+    content.set(t.lsn, t.content);
+    if (session.startsWith("noise-")) noise.add(t.lsn);
+    const uuid = (t.meta as { uuid?: unknown } | undefined)?.uuid;
+    if (typeof uuid === "string") add(byUuid, uuid, t.lsn);
+    if (t.idem_key) add(byIdem, t.idem_key.replace(/:\d+$/, ""), t.lsn);
+  });
   return { content, byUuid, byIdem, noise };
 }
 
