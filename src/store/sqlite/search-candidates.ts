@@ -30,6 +30,8 @@ const DF_BOUND = 20_000;
  */
 export interface Scope {
   tenant: string;
+  /** The tenant's live rows with text: idf's N, read once per search. */
+  rows: number;
   /** Other tenants' rows are in the index too. */
   shared: boolean;
   wrap(expr: string): string;
@@ -45,9 +47,10 @@ export function scopeOf(db: Database, tenant: string): Scope {
        UNION ALL SELECT 1 FROM tape WHERE forgotten_by IS NULL AND tenant > ?1 AND text IS NOT NULL LIMIT 1`,
     )
     .get(tenant);
-  if (other === null) return { tenant, shared: false, wrap: (e) => e };
+  const rows = liveCount(db, tenant);
+  if (other === null) return { tenant, rows, shared: false, wrap: (e) => e };
   const token = tenantToken(tenant);
-  return { tenant, shared: true, wrap: (e) => `tenant : "${token}" AND (${e})` };
+  return { tenant, rows, shared: true, wrap: (e) => `tenant : "${token}" AND (${e})` };
 }
 
 /** SQL conditions (on `tape t`) and their parameters. */
@@ -136,7 +139,7 @@ export function candidates(
     alsoCommon = new RowList(matching(db, scope, filter, `${anyOf(rare)} AND ${anyOf(common.map((i) => exprs[i]!))}`, CANDIDATES_PER_TERM * rare.length));
   }
   // Rows holding only common words outrank a row holding a rare word only if those words together weigh as much.
-  const total = rare.length > 0 && common.length > 1 ? liveCount(db, scope.tenant) : 0;
+  const total = scope.rows;
   const weight = (i: number) => idf(complete[i] ? holders[i]!.size : Math.max(holders[i]!.size, indexCount(db, scope, exprs[i]!, total)), total);
   const rareIdx = exprs.map((_, i) => i).filter((i) => complete[i] && holders[i]!.size > 0);
   if (common.length > 1 && (rare.length === 0 || common.reduce((s, i) => s + weight(i), 0) >= Math.min(...rareIdx.map(weight)))) {
@@ -195,7 +198,7 @@ export interface StageOne {
 export function stageOne(db: Database, opts: { scope: Scope; filter: Filter; exprs: string[]; found: Candidates; size: number }): StageOne {
   const { scope, filter, exprs, found, size } = opts;
   const { holders, complete, alsoCommon } = found;
-  const total = liveCount(db, scope.tenant);
+  const total = scope.rows;
   // A capped list says only "at least this many": a common term's frequency is counted (up to a bound) in the tenant's rows.
   const idfs = holders.map((h, i) => idf(complete[i] ? h.size : Math.max(h.size, indexCount(db, scope, exprs[i]!, total)), total));
   const leastCommon = Math.min(...idfs.filter((_, i) => !complete[i]));

@@ -102,6 +102,8 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
           withOps((In) => {
             const input = parseInput(In.SearchInput, i);
             // Every phrasing reads one snapshot (I4): the engine's own transaction nests in this one as a savepoint.
+            // One phrasing is one search, in its own transaction already.
+            if (input.queries === undefined) return search(db, tenant, input);
             return db.transaction(() => searchPhrasings(input, (p) => search(db, tenant, p)))();
           }),
         ),
