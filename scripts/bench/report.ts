@@ -61,7 +61,7 @@ export function summaryText(verdicts: Verdict[]): string[] {
   );
 }
 
-/** The closing summary as a Markdown table (what the README's Performance section shows). */
+/** The closing summary as a Markdown table (what docs/performance.md shows). */
 export function summaryMarkdown(verdicts: Verdict[]): string {
   const lines = ["| target | wanted | measured | ratio | |", "|---|---|---|---|---|"];
   for (const r of rows(verdicts)) lines.push(`| ${r.what} | ${r.wanted} | ${r.measured} | ${r.ratio} | ${r.outcome} |`);
