@@ -52,21 +52,14 @@ export class RowList {
 
 /**
  * Every row of the lists, by the idf of the terms it is known to hold, best
- * first and newest first within a score, whole scores up to `max`. A row of
- * `extra` (rows known to hold some common term besides a rare one) that no
- * incomplete list holds gains `extraWeight`. The lists are merged in one
- * pass, newest row first, so each score's rows come out already in order.
+ * first and newest first within a score, whole scores up to `max`. The lists
+ * are merged in one pass, newest row first, so each score's rows come out
+ * already in order.
  */
-export function rankKnown(
-  holders: readonly RowList[],
-  opts: { idfs: readonly number[]; complete: readonly boolean[]; extra?: RowList; extraWeight?: number; max: number },
-): number[] {
-  const { idfs, complete, max } = opts;
-  const extraWeight = opts.extraWeight ?? 0;
+export function rankKnown(holders: readonly RowList[], opts: { idfs: readonly number[]; max: number }): number[] {
+  const { idfs, max } = opts;
   const lists = holders.map((h) => h.rows);
-  const extra = opts.extra?.rows ?? [];
   const at = new Int32Array(lists.length);
-  let also = 0;
   const groups = new Map<number, number[]>();
   for (;;) {
     let lsn = -1;
@@ -74,20 +67,13 @@ export function rankKnown(
       const v = lists[j]![at[j]!];
       if (v !== undefined && v > lsn) lsn = v;
     }
-    if (also < extra.length && extra[also]! > lsn) lsn = extra[also]!;
     if (lsn < 0) break;
     let sc = 0;
-    let inCommon = false;
     for (let j = 0; j < lists.length; j++) {
       if (lists[j]![at[j]!] === lsn) {
         sc += idfs[j]!;
-        if (!complete[j]) inCommon = true;
         at[j]!++;
       }
-    }
-    if (extra[also] === lsn) {
-      also++;
-      if (!inCommon) sc += extraWeight;
     }
     const g = groups.get(sc);
     if (g) g.push(lsn);
@@ -125,5 +111,12 @@ export function choosePool(
     return { lsn, at, s: (s * 2.2) / (1 + 1.2 * (0.25 + (0.75 * len) / 80)) };
   });
   scored.sort((a, b) => b.s - a.s || a.at - b.at);
-  return scored.slice(0, size).map((r) => r.lsn);
+  // Taken in turns from both orders: a long turn holding most of the query many times over (what BM25
+  // with its real frequencies ranks first) keeps its place beside the short turns BM25 with tf = 1 prefers.
+  const out = new Set<number>();
+  for (let k = 0; out.size < size; k++) {
+    out.add(admitted[k]!);
+    if (out.size < size) out.add(scored[k]!.lsn);
+  }
+  return [...out];
 }

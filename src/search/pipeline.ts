@@ -97,7 +97,7 @@ export class Ranking {
    */
   deep(): number[] {
     return [...this.#scored.values()]
-      .filter((r) => r.more && r.row.win.length < DEEP_CHARS && r.held.some((h, i) => h && r.winTf[i] === 0))
+      .filter((r) => r.more && r.row.win.length < DEEP_CHARS)
       .sort(byOwn)
       .slice(0, DEEP_ROWS)
       .map((r) => r.lsn);
@@ -136,11 +136,13 @@ export class Ranking {
     const { idfs } = this.known;
     const c = countTerms(this.terms, row.win, idfs);
     // A term the index found in this row but beyond the window counts once.
-    const tf = c.tf.map((f, i) => (f === 0 && this.known.has(row.lsn, i) ? 1 : f));
     const winBytes = row.win.length === 0 ? 0 : Buffer.byteLength(row.win, "utf8");
     const more = row.bytes > winBytes;
-    // Length in tokens, extrapolated from the window for a long turn.
-    const length = c.length * (more ? row.bytes / Math.max(1, winBytes) : 1);
+    // Length in tokens and each term's frequency, extrapolated from the window for a long turn; a term
+    // the index found in this row but beyond the window counts once.
+    const ratio = more ? row.bytes / Math.max(1, winBytes) : 1;
+    const length = c.length * ratio;
+    const tf = c.tf.map((f, i) => (f === 0 ? (this.known.has(row.lsn, i) ? 1 : 0) : f * ratio));
     const held = tf.map((f) => f > 0);
     const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / this.#weightAll;
     const own =

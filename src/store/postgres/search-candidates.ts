@@ -224,5 +224,5 @@ export async function termCounts(tx: SQL, cacheKey: SQL, tenant: string, lookups
 
 /** Every row of the lists, by the idf of the terms it is known to hold, best first (src/search/candidates.ts). */
 export function rankCandidates(found: Candidates, idfs: number[]): number[] {
-  return rankKnown(found.holders, { idfs, complete: found.complete, max: ADMIT_MAX });
+  return rankKnown(found.holders, { idfs, max: ADMIT_MAX });
 }

@@ -106,8 +106,6 @@ export interface Candidates {
   holders: RowList[];
   /** A term's list is complete (it was not cut at CANDIDATES_PER_TERM). */
   complete: boolean[];
-  /** Rows known to hold some common term besides a rare one. */
-  alsoCommon: RowList;
 }
 
 /** Stage 1's lists (see the header), from the index alone or, with a filter, joined with the tape. */
@@ -121,7 +119,7 @@ export function candidates(
   if (allWords) {
     const rows = new RowList(matching(db, scope, filter, exprs.join(" AND "), Math.max(CANDIDATES_PER_TERM, limit * 4)));
     for (let i = 0; i < n; i++) complete.push(rows.size < CANDIDATES_PER_TERM);
-    return { holders: exprs.map(() => rows), complete, alsoCommon: new RowList() };
+    return { holders: exprs.map(() => rows), complete };
   }
   const holders: RowList[] = [];
   for (let i = 0; i < n; i++) {
@@ -129,14 +127,14 @@ export function candidates(
     holders.push(new RowList(rows));
     complete.push(rows.length < CANDIDATES_PER_TERM);
   }
-  let alsoCommon = new RowList();
   const rare = exprs.filter((_, i) => complete[i] && holders[i]!.size > 0);
   const common = exprs.map((_, i) => i).filter((i) => !complete[i]);
   if (rare.length > 0 && common.length > 0) {
-    // Which of the rare terms' rows also hold a common term: one indexed query (FTS5 intersects the
-    // doclists). Such a row is credited with the least common of them here; stage 2 counts exactly.
-    const anyOf = (xs: string[]) => (xs.length === 1 ? xs[0]! : `(${xs.join(" OR ")})`);
-    alsoCommon = new RowList(matching(db, scope, filter, `${anyOf(rare)} AND ${anyOf(common.map((i) => exprs[i]!))}`, CANDIDATES_PER_TERM * rare.length));
+    // Which common terms each of the rare terms' rows holds, exactly: one indexed query per common term
+    // (FTS5 intersects the doclists, walking the short one), so such a row is ranked by all it holds.
+    const anyRare = rare.length === 1 ? rare[0]! : `(${rare.join(" OR ")})`;
+    const cap = rare.reduce((n, e) => n + holders[exprs.indexOf(e)]!.size, 0);
+    for (const i of common) holders[i] = holders[i]!.union(matching(db, scope, filter, `${anyRare} AND ${exprs[i]!}`, cap));
   }
   // Rows holding only common words outrank a row holding a rare word only if those words together weigh as much.
   const total = scope.rows;
@@ -157,7 +155,7 @@ export function candidates(
       if (k === 0 && rows.length >= pool) break;
     }
   }
-  return { holders, complete, alsoCommon };
+  return { holders, complete };
 }
 
 /**
@@ -197,12 +195,11 @@ export interface StageOne {
 /** Stage 1: each row scores the idf of the terms it is known to hold; the best the filter admits form the pool. */
 export function stageOne(db: Database, opts: { scope: Scope; filter: Filter; exprs: string[]; found: Candidates; size: number }): StageOne {
   const { scope, filter, exprs, found, size } = opts;
-  const { holders, complete, alsoCommon } = found;
+  const { holders, complete } = found;
   const total = scope.rows;
   // A capped list says only "at least this many": a common term's frequency is counted (up to a bound) in the tenant's rows.
   const idfs = holders.map((h, i) => idf(complete[i] ? h.size : Math.max(h.size, indexCount(db, scope, exprs[i]!, total)), total));
-  const leastCommon = Math.min(...idfs.filter((_, i) => !complete[i]));
-  const ranked = rankKnown(holders, { idfs, complete, extra: alsoCommon, extraWeight: leastCommon, max: ADMIT_MAX });
+  const ranked = rankKnown(holders, { idfs, max: ADMIT_MAX });
   // Rows are admitted for several times the pool, which is then chosen among them by their lengths too.
   const { lsns: admitted, checked, bytes } = admit(db, filter, ranked, size * POOL_CHOICE);
   const lsns = choosePool(admitted, { bytes, holders, idfs, size });
