@@ -119,22 +119,23 @@ export function checkCursor(c: CursorRecord, h: BackupHeader, at: string): void 
   if (updated !== undefined) throw refuse(`${at}.updated`, updated);
 }
 
-/** A transcript file's name as each harness writes it; an opencode session's cursor names its database. */
+/** A transcript file's name as Claude Code, Codex (compressed too) and Gemini CLI write it. */
 const TRANSCRIPT_NAME = /\.(?:jsonl|jsonl\.zst|json)$/;
-const OPENCODE_DB = /^opencode(?:-[A-Za-z0-9._-]+)?\.db$/;
 
 /**
  * Why a path is not one a capture cursor names, or undefined: an absolute
  * path (POSIX or Windows: a backup may come from either), no control
  * character, no `.` or `..` segment, ending in a transcript's file name.
+ * An opencode session's cursor names opencode's database, whose name
+ * `$OPENCODE_DB` may choose freely (src/capture/opencode-db.ts): it needs
+ * only to be such a path, and `capture status` never reads it.
  */
 export function cursorPathProblem(source: string, path: string): string | undefined {
   if (!isAbsolutePosix(path) && !isAbsoluteWin(path)) return "is not an absolute path";
   if (/[\u0000-\u001f\u007f]/.test(path)) return "holds a control character";
   if (path.split(/[/\\]/).some((s) => s === "." || s === "..")) return "holds a . or .. segment";
-  const name = basenameWin(path);
-  if (source.startsWith("opencode:")) return OPENCODE_DB.test(name) ? undefined : "is not an opencode database (opencode*.db)";
-  return TRANSCRIPT_NAME.test(name) ? undefined : "is not a transcript (a .jsonl, .jsonl.zst or .json file)";
+  if (source.startsWith("opencode:")) return undefined;
+  return TRANSCRIPT_NAME.test(basenameWin(path)) ? undefined : "is not a transcript (a .jsonl, .jsonl.zst or .json file)";
 }
 
 /** A live object record's size against the bytes the backup holds for its digest (`then`: what became of the restore). */

@@ -156,10 +156,13 @@ describe("issue 29 item 5: restore judges what a re-signed backup says", () => {
         message: `cursor line ${line}.path: ${JSON.stringify(path)} ${why}; nothing was restored`,
       });
     }
-    // An opencode session's cursor names opencode's database, and only that.
+    // An opencode session's cursor names opencode's database, whatever $OPENCODE_DB called it: an absolute path still.
     const oc = copy(full);
-    Object.assign(oc.cursors[0]!, { source: "opencode:ses_abc", path: "/home/u/.local/share/opencode/notes.db" });
-    expect((await refusal(dir.path, oc, "opencode")).message).toContain("is not an opencode database (opencode*.db)");
+    Object.assign(oc.cursors[0]!, { source: "opencode:ses_abc", path: "opencode.db" });
+    expect((await refusal(dir.path, oc, "opencode")).message).toContain('"opencode.db" is not an absolute path');
+    Object.assign(oc.cursors[0]!, { path: "/srv/oc/sessions.sqlite" });
+    writeFileSync(join(dir.path, "oc.zdb"), writeBackup(oc));
+    expect((await restoreStore([join(dir.path, "oc.zdb")], { dataDir: join(dir.path, "ok-oc") })).cursors).toBe(full.cursors.length);
   });
 
   test("LSNs that do not increase, repeat, are not positive whole numbers; times no store wrote", async () => {
