@@ -49,3 +49,13 @@ export const TITLE_MAX_BYTES = 1 * KiB;
 export const NOTE_MAX_BYTES = 64 * KiB;
 /** Tool results above this many bytes are spilled (DESIGN.md section 9). */
 export const MAX_INLINE_BYTES_DEFAULT = 64 * KiB;
+/**
+ * The highest LSN a restore or import takes, in a header or a record
+ * (issue 29 item 5). Half of the integers a JS number holds exactly: a
+ * restored store keeps the other 2^52 for its own writes, where a crafted
+ * `last_lsn` of 2^53 - 1 would hand its next two writes the same LSN (I1).
+ * No store reaches it: 2^52 writes at a million a second take 142 years.
+ */
+export const LSN_RESTORE_MAX = 2 ** 52;
+/** How far ahead of this machine's clock a restored or imported record's time may be (another machine's clock, a day off at most). */
+export const CLOCK_SKEW_MAX_MS = 24 * 60 * 60 * 1000;

@@ -105,6 +105,36 @@ download() {
   fi
 }
 
+# True when URL (http:// or https://) names this machine: localhost, 127.x.x.x
+# or [::1]. Such a folder is a test or a mirror the user runs themselves.
+is_loopback_url() {
+  hostport=${1#*://}
+  hostport=${hostport%%/*}
+  hostport=${hostport##*@}
+  case "$hostport" in
+    \[::1\] | \[::1\]:*) return 0 ;;
+  esac
+  host=${hostport%%:*}
+  case "$host" in
+    localhost) return 0 ;;
+    *[!0-9.]*) return 1 ;;
+    127.*) return 0 ;;
+    *) return 1 ;;
+  esac
+}
+
+# Warns when the release folder is plain http on another machine: anyone on
+# the way can change the binary and SHA256SUMS together, so the checksum
+# proves nothing there.
+check_release_url() {
+  case "$1" in
+    [Hh][Tt][Tt][Pp]://*)
+      is_loopback_url "$1" ||
+        warn "$1 is plain http: anyone between here and there can swap the binary and its SHA256SUMS together; use an https:// release URL"
+      ;;
+  esac
+}
+
 # SHA-256 of FILE, lowercase hex.
 sha256_of() {
   if command -v sha256sum >/dev/null 2>&1; then
@@ -189,11 +219,12 @@ main() {
   # Downloads land in a private temporary folder first: nothing reaches the
   # install folder until its checksum matched.
   tmp=$(mktemp -d 2>/dev/null || mktemp -d -t zerodb-install)
-  part=""
-  trap 'rm -rf "$tmp"; [ -z "$part" ] || rm -f "$part"' EXIT
+  stage=""
+  trap 'rm -rf "$tmp"; [ -z "$stage" ] || rm -rf "$stage"' EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
 
+  check_release_url "$url"
   say "Downloading $asset from $url"
   download "$url/$asset" "$tmp/$asset"
   download "$url/SHA256SUMS" "$tmp/SHA256SUMS"
@@ -208,11 +239,18 @@ main() {
   say "Checked $asset against SHA256SUMS: $actual"
 
   mkdir -p "$dir" || die "could not create $dir"
+  # A directory (or a link to one) named $name would take the binary inside it.
+  [ ! -d "$dir/$name" ] || die "$dir/$name is a directory (or a link to one); nothing was installed"
   # Copied beside the old binary and renamed over it: the rename is atomic,
   # so a running zerodb (an agent harness's MCP server) keeps its old file
-  # and no reader ever sees half a binary. The name ends in $name so
-  # Windows (Git Bash) runs it as an .exe for the check below.
-  part="$dir/.zerodb-install-$$-$name"
+  # and no reader ever sees half a binary. It is staged in a folder mktemp
+  # creates (a new name, made exclusively, 0700) inside the install folder:
+  # in a folder others can write to, a name they can guess could be a link
+  # planted there, and copying to it would write through the link. Inside
+  # the private folder the file keeps the name $name, so Windows (Git Bash)
+  # runs it as an .exe for the check below.
+  stage=$(mktemp -d "$dir/.zerodb-install-XXXXXXXXXX") || die "could not write to $dir"
+  part="$stage/$name"
   cp "$tmp/$asset" "$part" || die "could not write to $dir"
   chmod 755 "$part"
   # Run once before it replaces anything: a binary that cannot start here
@@ -222,8 +260,10 @@ main() {
     [ "$target" = linux-x64-musl ] && hint=" (on Alpine it needs: apk add libstdc++ libgcc)"
     die "the downloaded zerodb does not run on this machine$hint: $(head -n 3 "$tmp/stderr"); nothing was installed"
   fi
+  # rename(2) replaces a link at $dir/$name, never what it points to.
   mv -f "$part" "$dir/$name" || die "could not move zerodb into $dir (is it running? close it and try again)"
-  part=""
+  rmdir "$stage"
+  stage=""
 
   say "Installed ${version:-zerodb} to $dir/$name"
   case ":${PATH:-}:" in

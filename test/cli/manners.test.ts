@@ -41,13 +41,13 @@ describe("issue 17 item 2: help, version, typos, colour, completion", () => {
   test("typos of commands and flags get a 'did you mean'; a group without its subcommand lists them; all one line", async () => {
     using home = tempDir();
     const cases: [string[], string][] = [
-      [["serach", "x"], "zerodb: unknown command 'serach' (did you mean 'search'?)"],
-      [["fact", "lst"], "zerodb: unknown command 'fact lst' (did you mean 'fact list'?)"],
-      [["docter"], "zerodb: unknown command 'docter' (did you mean 'doctor'?)"],
+      [["serach", "x"], "zerodb: unknown command 'serach'; did you mean 'search'?"],
+      [["fact", "lst"], "zerodb: unknown command 'fact lst'; did you mean 'fact list'?"],
+      [["docter"], "zerodb: unknown command 'docter'; did you mean 'doctor'?"],
       [["xyzzy"], "zerodb: unknown command 'xyzzy' (see zerodb help)"],
-      [["append", "--sesion", "s", "x"], "zerodb: unknown flag --sesion (did you mean '--session'?)"],
-      [["sessions", "--prefx", "a"], "zerodb: unknown flag --prefx (did you mean '--session-prefix'?)"],
-      [["search", "--sesion-prefix", "a", "x"], "zerodb: unknown flag --sesion-prefix (did you mean '--session-prefix'?)"],
+      [["append", "--sesion", "s", "x"], "zerodb: unknown flag --sesion; did you mean --session?"],
+      [["sessions", "--prefx", "a"], "zerodb: unknown flag --prefx; did you mean --session-prefix?"],
+      [["search", "--sesion-prefix", "a", "x"], "zerodb: unknown flag --sesion-prefix; did you mean --session-prefix?"],
       [["fact"], "zerodb: 'zerodb fact' needs a subcommand: set, get, list"],
       [["--json"], "zerodb: no command given (see zerodb help)"],
     ];

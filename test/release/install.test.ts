@@ -6,7 +6,7 @@
  * on PATH, so every platform's choice is checked on this one.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { TARGETS, binaryName } from "../../scripts/release.ts";
 import { type RunResult, tempDir } from "../helpers.ts";
@@ -249,6 +249,98 @@ describe("install.sh", () => {
       });
       expect(r.stderr).toContain(`zerodb install: ${bad.says}`);
     }
+  });
+
+  test("issue 29 item 6: into a sticky world-writable folder, a planted link is never written through", async () => {
+    serving.dir = writeRelease("1.0.0");
+    using home = tempDir("zerodb-install-home-");
+    const shared = join(home.path, "shared");
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    // Another user's file the links point at.
+    const victim = join(home.path, "victim");
+    writeFileSync(victim, "not yours\n", { mode: 0o600 });
+    // The names the script could be expected to use: the old stage name (its shell's pid: the
+    // wrapper plants it, then execs install.sh under the same pid) and the installed name.
+    symlinkSync(victim, join(shared, "zerodb"));
+    const tmp = join(home.path, ".tmp");
+    mkdirSync(tmp);
+    const p = Bun.spawn(["/bin/sh", "-c", 'ln -s "$VICTIM" "$SHARED/.zerodb-install-$$-zerodb" && exec /bin/sh "$SCRIPT" --dir "$SHARED"'], {
+      cwd: home.path,
+      env: {
+        HOME: home.path,
+        PATH: `${fakeMachine(LINUX_X64)}:${BASE_PATH}`,
+        SHELL: "/bin/bash",
+        TMPDIR: tmp,
+        ZERODB_RELEASE_URL: URL_BASE,
+        VICTIM: victim,
+        SHARED: shared,
+        SCRIPT: join(INSTALL_DIR, "install.sh"),
+      },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toContain(`Installed zerodb 1.0.0 (zerodb-linux-x64) --version to ${shared}/zerodb`);
+    // The link's target is untouched: same bytes, same mode.
+    expect({ bytes: readFileSync(victim, "utf8"), mode: statSync(victim).mode & 0o7777 }).toEqual({ bytes: "not yours\n", mode: 0o600 });
+    // zerodb is a file of its own now (the link at its name replaced, not followed), and runs.
+    expect(lstatSync(join(shared, "zerodb")).isFile()).toBe(true);
+    expect(runInstalled(join(shared, "zerodb")).stdout).toBe("zerodb 1.0.0 (zerodb-linux-x64)\n");
+    // Nothing staged is left; the planted link is left as it was.
+    const left = readdirSync(shared).filter((n) => n !== "zerodb");
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatch(/^\.zerodb-install-\d+-zerodb$/);
+    expect(lstatSync(join(shared, left[0]!)).isSymbolicLink()).toBe(true);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  test("issue 29 item 6: a directory at the installed name is refused, nothing moved into it", async () => {
+    serving.dir = writeRelease("1.0.0");
+    using home = tempDir("zerodb-install-home-");
+    const dir = join(home.path, "bin");
+    const elsewhere = join(home.path, "elsewhere");
+    mkdirSync(dir);
+    mkdirSync(elsewhere);
+    symlinkSync(elsewhere, join(dir, "zerodb"));
+    const r = await install({ home: home.path, args: ["--dir", dir] });
+    expect({ code: r.code, stderr: r.stderr }).toEqual({
+      code: 1,
+      stderr: `zerodb install: ${dir}/zerodb is a directory (or a link to one); nothing was installed\n`,
+    });
+    expect({ elsewhere: readdirSync(elsewhere), dir: readdirSync(dir) }).toEqual({ elsewhere: [], dir: ["zerodb"] });
+  });
+
+  test("issue 29 item 6: a plain-http release URL on another machine is warned about before anything is downloaded", async () => {
+    using home = tempDir("zerodb-install-home-");
+    // A curl that only logs what it was asked for and fails: no connection is ever made.
+    const machine = fakeMachine(LINUX_X64);
+    const log = join(home.path, "curl.log");
+    writeFileSync(join(machine, "curl"), `#!/bin/sh\nfor a in "$@"; do last=$a; done\necho "$last" >> '${log}'\nexit 7\n`, { mode: 0o755 });
+    const run = async (url: string) => {
+      const tmp = join(home.path, ".tmp");
+      mkdirSync(tmp, { recursive: true });
+      const p = Bun.spawn(["/bin/sh", join(INSTALL_DIR, "install.sh"), "--url", url, "--dir", join(home.path, "bin")], {
+        env: { HOME: home.path, PATH: `${machine}:${BASE_PATH}`, TMPDIR: tmp },
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+      return { code, stderr };
+    };
+    const warning = (url: string) =>
+      `zerodb install: warning: ${url} is plain http: anyone between here and there can swap the binary and its SHA256SUMS together; use an https:// release URL\n`;
+    for (const url of ["http://releases.example.com/zerodb", "HTTP://10.0.0.5:8080/r", "http://127.0.0.1.example.com/r", "http://localhost.example.com/r"]) {
+      expect(await run(url)).toEqual({ code: 1, stderr: `${warning(url)}zerodb install: could not download ${url}/zerodb-linux-x64\n` });
+    }
+    for (const url of ["https://releases.example.com/zerodb", "http://127.0.0.1:9/r", "http://localhost:9/r", "http://[::1]:9/r", "http://user@127.0.0.2/r"]) {
+      expect(await run(url)).toEqual({ code: 1, stderr: `zerodb install: could not download ${url}/zerodb-linux-x64\n` });
+    }
+    // The fake curl was all that was asked: once per URL, for the binary.
+    expect(readFileSync(log, "utf8").trim().split("\n")).toHaveLength(9);
   });
 
   test("install.sh is POSIX sh: dash and bash --posix parse it", () => {

@@ -10,7 +10,8 @@ export default zcommand({
   meta: { name: "forget", description: "Forget (hide and purge) what one selector matches" },
   args: {
     session: { type: "string", description: "every turn of this session", valueHint: "name" },
-    "session-prefix": { type: "string", description: "every session whose name starts with this", valueHint: "prefix" },
+    // --prefix selects sessions here as in `sessions` and `search` (issue 29 item 11); a hidden alias, as there.
+    "session-prefix": { type: "string", alias: ["prefix"], description: "every session whose name starts with this", valueHint: "prefix" },
     turn: { type: "string", description: "the turn with this LSN", valueHint: "lsn" },
     fact: { type: "string", description: "every value of this fact key", valueHint: "key" },
     "fact-prefix": { type: "string", description: "every fact whose key starts with this", valueHint: "prefix" },

@@ -63,7 +63,12 @@ export default zcommand({
         import("../../http/viewer/state.ts"),
       ]);
       // The viewer answers to loopback names, the address it listens on, and the names it was told (DNS rebinding, DESIGN.md 13).
-      const viewer = createViewer({ store, hosts: [...(isLoopbackHost(host) || isWildcard(host) ? [] : [host]), ...publicHosts] });
+      // A TLS proxy's forwarded scheme is believed only with --public-host, the documented way to run behind one.
+      const viewer = createViewer({
+        store,
+        hosts: [...(isLoopbackHost(host) || isWildcard(host) ? [] : [host]), ...publicHosts],
+        trustForwardedProto: publicHosts.length > 0,
+      });
       const app = createApp({ store, viewer, log: (line) => ui.info(line) });
       const server = serveHttp({ fetch: app.fetch, host, port });
       const signals = nextSignal(() => {

@@ -21,6 +21,24 @@ export function cookieName(c: Context): string {
 }
 
 /**
+ * Whether the browser reached this server over https: directly, or through
+ * the TLS proxy of a `serve --public-host` that says so in
+ * `X-Forwarded-Proto` (or RFC 7239 `Forwarded: proto=`), the first hop's
+ * value. The session cookie is then `Secure` (RFC 6265 section 4.1.2.5);
+ * on plain http (a loopback `zerodb ui`) it must not be, or the browser
+ * drops it.
+ */
+export function reachedOverHttps(c: Context<ViewerEnv>): boolean {
+  if (new URL(c.req.url).protocol === "https:") return true;
+  if (!c.var.viewer.trustsForwardedProto) return false;
+  const xfp = c.req.header("x-forwarded-proto");
+  if (xfp !== undefined) return xfp.split(",")[0]!.trim().toLowerCase() === "https";
+  const first = c.req.header("forwarded")?.split(",")[0] ?? "";
+  const proto = /(?:^|;)\s*proto\s*=\s*"?([A-Za-z][A-Za-z0-9+.-]*)"?\s*(?:;|$)/.exec(first)?.[1];
+  return proto?.toLowerCase() === "https";
+}
+
+/**
  * No script at all (the viewer needs none), styles and images from this
  * server only, forms to this server only, never framed (CSP Level 3).
  */

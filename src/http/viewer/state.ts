@@ -39,6 +39,13 @@ export interface Viewer {
   logout(id: string): void;
   /** Whether a request's Host header names this server (DNS rebinding, DESIGN.md 13). */
   allowsHost(host: string | undefined): boolean;
+  /**
+   * Whether a TLS proxy's `X-Forwarded-Proto` (or `Forwarded: proto=`) is
+   * believed: only for a server given `--public-host`, the documented way
+   * to run it behind one. Without it anyone could claim https for a plain
+   * http connection, and nothing of it is needed on loopback.
+   */
+  readonly trustsForwardedProto: boolean;
   /** This machine's Claude Code transcripts against a tenant's cursors: only `zerodb ui`, whose user owns them, sets it. */
   localCapture?: (tenant: string) => Promise<StatusRow[]>;
   /** `zerodb doctor`'s checks of this machine and its store: only `zerodb ui`, whose user owns them, sets it. */
@@ -50,6 +57,8 @@ export interface ViewerOptions {
   store: Store;
   /** Host names accepted besides loopback ones (the --host of a server listening beyond loopback). */
   hosts?: string[];
+  /** See Viewer.trustsForwardedProto: set by `serve --public-host`. */
+  trustForwardedProto?: boolean;
   now?: () => number;
   /** See Viewer.localCapture; never for a server whose tenants are strangers to this machine. */
   localCapture?: (tenant: string) => Promise<StatusRow[]>;
@@ -84,6 +93,7 @@ export function createViewer(opts: ViewerOptions): Viewer {
   return {
     ...(opts.localCapture ? { localCapture: opts.localCapture } : {}),
     ...(opts.localDoctor ? { localDoctor: opts.localDoctor } : {}),
+    trustsForwardedProto: opts.trustForwardedProto === true,
     async loginWithToken(token) {
       const tenant = await opts.store.tokens.verify(token);
       return tenant === undefined ? undefined : start(tenant, token);

@@ -9,7 +9,8 @@
 import type { Database } from "bun:sqlite";
 import type { z } from "zod";
 import type { BlobStore } from "../../objects/types.ts";
-import { type BackupTrailer, type CursorRecord, type TokenRecord, backupSchemas } from "../../schema/backup.ts";
+import { type BackupHeader, type BackupTrailer, type CursorRecord, type TokenRecord, backupSchemas } from "../../schema/backup.ts";
+import { fileChecks } from "../restore-check.ts";
 import { type BackupReader, damaged, recordSum } from "./backup-format.ts";
 import { importRecords } from "./transfer.ts";
 
@@ -21,8 +22,8 @@ export interface FileCounts {
   objects: number;
 }
 
-/** Restores the rest of a file whose header `reader` has read. */
-export async function restoreFile(db: Database, reader: BackupReader, blobs: BlobStore): Promise<FileCounts> {
+/** Restores the rest of a file whose header `reader` has read (`header`). */
+export async function restoreFile(db: Database, reader: BackupReader, blobs: BlobStore, header: BackupHeader): Promise<FileCounts> {
   let pending: string | undefined;
   let line = 1;
   let records = 0;
@@ -37,11 +38,21 @@ export async function restoreFile(db: Database, reader: BackupReader, blobs: Blo
       yield value;
     }
   }
-  await importRecords(db, recordLines());
+  // What the lines mean, beyond their sums (issue 29 item 5): judged once the trailer's digest held.
+  const meaning = fileChecks(header);
+  await importRecords(db, recordLines(), { check: meaning.record });
   const tokens: TokenRecord[] = [];
-  for (; pending?.startsWith("T "); next()) tokens.push(stateLine(pending, line, backupSchemas().TokenRecord, "token"));
+  for (; pending?.startsWith("T "); next()) {
+    const t = stateLine(pending, line, backupSchemas().TokenRecord, "token");
+    meaning.token(t, `token line ${line}`);
+    tokens.push(t);
+  }
   const cursors: CursorRecord[] = [];
-  for (; pending?.startsWith("C "); next()) cursors.push(stateLine(pending, line, backupSchemas().CursorRecord, "capture cursor"));
+  for (; pending?.startsWith("C "); next()) {
+    const c = stateLine(pending, line, backupSchemas().CursorRecord, "capture cursor");
+    meaning.cursor(c, `cursor line ${line}`);
+    cursors.push(c);
+  }
   const seen = new Set<string>();
   for (; pending?.startsWith("O "); next()) {
     const m = /^O (sha256:[0-9a-f]{64}) (\d{1,16})$/.exec(pending);
@@ -60,6 +71,7 @@ export async function restoreFile(db: Database, reader: BackupReader, blobs: Blo
     throw damaged(`the trailer counts ${describe(told)}, the file holds ${describe(counts)}`);
   }
   if (trailer.sha256 !== whole) throw damaged("the file's digest does not match its trailer (bytes were changed)");
+  meaning.end();
   replaceState(db, tokens, cursors);
   return counts;
 }

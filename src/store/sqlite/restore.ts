@@ -17,6 +17,7 @@ import { createFsBlobStore } from "../../objects/fs-store.ts";
 import type { BlobStore } from "../../objects/types.ts";
 import type { BackupHeader, Lineage } from "../../schema/backup.ts";
 import { fsyncDir, writeFileAtomic } from "../../util/atomic.ts";
+import { checkObjectSize } from "../restore-check.ts";
 import { damaged, headerOf, inFile, openBackup, readHeader } from "./backup-format.ts";
 import { checkpoint } from "./forget.ts";
 import { ID_FILE } from "./identity.ts";
@@ -82,7 +83,7 @@ export async function restoreBackup(files: string[], dataDir: string): Promise<R
       try {
         // The header again, from this read: the trailer's digest covers it, so it is the one checked above or the file changed.
         if (JSON.stringify(readHeader(reader)) !== JSON.stringify(headers[i])) throw damaged("the file changed while the restore read it");
-        await restoreFile(db, reader, blobs);
+        await restoreFile(db, reader, blobs, headers[i]!);
       } catch (err) {
         throw inFile(err, file, "nothing was restored");
       } finally {
@@ -166,6 +167,13 @@ function finish(db: Database, blobs: BlobStore, last: BackupHeader): { records: 
     )
     .get() as { subject: string } | null;
   if (missing) throw damaged(`object ${missing.subject} is referenced but its bytes are not in the backup`);
+  // A record's size is what stats, listings and a download's Content-Length say: it must be its bytes' size.
+  const wrong = db
+    .query(
+      "SELECT t.lsn, t.subject, t.bytes, o.size FROM tape t JOIN objects o ON o.digest = t.subject WHERE t.kind = 'object' AND t.forgotten_by IS NULL AND t.bytes != o.size LIMIT 1",
+    )
+    .get() as { lsn: number; subject: string; bytes: number; size: number } | null;
+  if (wrong) checkObjectSize({ lsn: wrong.lsn, object: wrong.subject, size: wrong.bytes }, wrong.size, "nothing was restored");
   db.transaction(() => {
     const unused = db
       .query("SELECT digest FROM objects o WHERE NOT EXISTS (SELECT 1 FROM tape t WHERE t.kind = 'object' AND t.subject = o.digest AND t.forgotten_by IS NULL)")

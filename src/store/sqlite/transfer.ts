@@ -80,11 +80,12 @@ export function linkText(link: { url: string; title?: string | null; note?: stri
  * sessions, facts and the index as the live writes do. Into an empty store,
  * or (issue 20) a store the records continue: those at or below its last LSN
  * must be its own and are skipped; the rest must come after every LSN it
- * ever used (I1).
+ * ever used (I1). `check` sees each record once it parsed, before it is written.
  */
 export async function importRecords(
   db: Database,
   records: AsyncIterable<unknown>,
+  opts: { check?: (rec: TapeRecord) => void } = {},
 ): Promise<{ records: number; last_lsn: number; skipped?: number; purged?: number }> {
   // Loaded here, not with the store: its checks build the operations' schemas, which opening a store (a capture hook) never needs.
   const { checkPayload } = await import("../import-check.ts");
@@ -105,6 +106,8 @@ export async function importRecords(
       const rec = parseInput(tapeRecordSchema(raw), raw, `line ${line}`);
       if (rec.lsn <= last) throw new ZeroDbError("invalid_input", `line ${line}: lsn ${rec.lsn} is not greater than ${last}`, { field: `line ${line}.lsn` });
       last = rec.lsn;
+      // A restore's checks of the record against its file's header (restore-check.ts).
+      opts.check?.(rec);
       if (rec.lsn <= base) {
         sameAsStored(db, rec, { base, at: `line ${line}` });
         skipped++;

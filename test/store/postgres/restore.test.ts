@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ZERODB_SRC, tempDir } from "../../helpers.ts";
 import { seeded } from "../../seed.ts";
+import { parseBackup, writeBackup } from "../../backup/_resign.ts";
 import { json, zerodb } from "./_cli.ts";
 import { startServe } from "./_serve.ts";
 import { type TestPostgres, postgresForFile } from "./_server.ts";
@@ -170,6 +171,37 @@ if (!server) {
       const both = await zerodb(admin, ["restore", file, "--database", empty, "--data-dir", join(dir.path, "d")]);
       expect(both.code).toBe(2);
       expect(both.err).toContain("not both");
+    });
+
+    test("issue 29 item 5: a re-signed backup that says what no store wrote is refused, nothing reaches the database", async () => {
+      using dir = tempDir("zerodb-pg-restore-");
+      const home = join(dir.path, "laptop");
+      await laptop(home);
+      await json(home, ["backup", "--out", join(dir.path, "full.zdbk")]);
+      await json(home, ["backup", "--out", join(dir.path, "local.zdbk"), "--tenant", "local"]);
+      const full = parseBackup(readFileSync(join(dir.path, "full.zdbk")));
+      const local = parseBackup(readFileSync(join(dir.path, "local.zdbk")));
+      // Bob's record planted in local's backup, every sum and the trailer recomputed.
+      const bobs = full.records.find((r) => r.tenant === "bob" && !("forgotten_by" in r))!;
+      local.records = [...local.records, bobs].sort((a, b) => a.lsn - b.lsn);
+      const planted = join(dir.path, "planted.zdbk");
+      writeFileSync(planted, writeBackup(local));
+      const admin = join(dir.path, "admin");
+      const empty = await server.database();
+      const r = await zerodb(admin, ["restore", planted, "--database", empty]);
+      expect({ code: r.code, err: r.err }).toEqual({
+        code: 2,
+        err: `zerodb: ${planted}: record lsn ${bobs.lsn}.tenant: a record of tenant bob in a backup of tenant local; nothing was restored\n`,
+      });
+      // A whole store's header moved to the last LSN a JS number holds exactly.
+      full.header.last_lsn = 2 ** 53 - 1;
+      const huge = join(dir.path, "huge.zdbk");
+      writeFileSync(huge, writeBackup(full));
+      const h = await zerodb(admin, ["restore", huge, "--database", empty]);
+      expect(h.code).toBe(2);
+      expect(h.err).toStartWith(`zerodb: ${huge}: header.last_lsn: ${2 ** 53 - 1} is past the highest lsn a restore takes`);
+      expect((await zerodb(admin, ["export", "--database", empty])).out).toBe("");
+      expect(readdirSync(join(admin, "zerodb")).filter((n) => n.startsWith(".restore-"))).toEqual([]);
     });
   });
 }

@@ -10,7 +10,7 @@
 import type { Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { readForm } from "../form.ts";
-import { type ViewerEnv, checkCsrf, cookieName, refusal, sameOrigin } from "../guard.ts";
+import { type ViewerEnv, checkCsrf, cookieName, reachedOverHttps, refusal, sameOrigin } from "../guard.ts";
 import { ErrorBox, Layout } from "../layout.tsx";
 
 function LoginPage(props: { error?: string }) {
@@ -43,9 +43,13 @@ function LoginPage(props: { error?: string }) {
   );
 }
 
-/** Sets the session cookie: the session id only, for this server, never readable by script or sent cross-site. */
+/**
+ * Sets the session cookie: the session id only, for this server, never
+ * readable by script or sent cross-site, and over https (a TLS proxy in
+ * front included) never sent over plain http.
+ */
 function startSession(c: Context<ViewerEnv>, sid: string): Response {
-  setCookie(c, cookieName(c), sid, { httpOnly: true, sameSite: "Strict", path: "/", secure: new URL(c.req.url).protocol === "https:" });
+  setCookie(c, cookieName(c), sid, { httpOnly: true, sameSite: "Strict", path: "/", secure: reachedOverHttps(c) });
   return c.redirect("/ui", 303);
 }
 
@@ -80,7 +84,7 @@ export function loginPages(ui: Hono<ViewerEnv>): void {
       if (refused) return refused;
       c.var.viewer.logout(sid);
     }
-    deleteCookie(c, cookieName(c), { path: "/" });
+    deleteCookie(c, cookieName(c), { path: "/", secure: reachedOverHttps(c) });
     return c.redirect("/ui/login", 303);
   });
 }
