@@ -16,8 +16,10 @@ import { objectCases } from "./_objects.ts";
 import { redactCases } from "./_redact.ts";
 import { searchPhrasingCases } from "./_search-phrasings.ts";
 import { searchCases } from "./_search.ts";
+import { searchNoiseCases } from "./_search-noise.ts";
 import { searchRankingCases } from "./_search-ranking.ts";
 import { searchTenantCases } from "./_search-tenants.ts";
+import { searchWordCases } from "./_search-words.ts";
 import { tenantCases } from "./_tenants.ts";
 import { traceCases } from "./_trace.ts";
 import { turnCases } from "./_turns.ts";
@@ -32,6 +34,8 @@ export function runContract(name: string, factory: Factory): void {
       turnCases,
       idempotencyCases,
       searchCases,
+      searchWordCases,
+      searchNoiseCases,
       searchPhrasingCases,
       searchTenantCases,
       searchRankingCases,
