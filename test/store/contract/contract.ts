@@ -22,6 +22,7 @@ import { searchTenantCases } from "./_search-tenants.ts";
 import { searchWordCases } from "./_search-words.ts";
 import { tenantCases } from "./_tenants.ts";
 import { traceCases } from "./_trace.ts";
+import { transferCases } from "./_transfer.ts";
 import { turnCases } from "./_turns.ts";
 import type { Factory } from "./_subject.ts";
 
@@ -47,6 +48,7 @@ export function runContract(name: string, factory: Factory): void {
       tenantCases,
       errorCases,
       captureCases,
+      transferCases,
       traceCases,
     ])
       cases(factory);
