@@ -46,11 +46,12 @@ const QUOTED_MIN = 32;
  */
 export function wholeResult(output: string, display: string | undefined): { text: string; whole: boolean } {
   if (display === undefined || display.length <= output.length) return { text: output, whole: false };
-  const shown = new Set(display.split("\n"));
+  // Lines compared without trailing blanks (a terminal pads them): most lines of the head and tail are whole
+  // lines of the display, found in the set; only the few others are looked for inside it (a cut line is part of one).
+  const shown = new Set(display.split("\n").map((l) => l.trimEnd()));
   const rest: string[] = [];
   for (const line of output.split("\n")) {
-    // Most lines of the head and tail are whole lines of the display; a cut one is part of one.
-    if (shown.has(line) || display.includes(line)) continue;
+    if (shown.has(line.trimEnd()) || display.includes(line)) continue;
     const label = LABEL.exec(line)?.[0];
     const quoted = label === undefined ? "" : line.slice(label.length);
     rest.push(label !== undefined && quoted.length >= QUOTED_MIN && display.startsWith(quoted) ? label.trimEnd() : line);
