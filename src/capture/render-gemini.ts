@@ -17,6 +17,7 @@
  * bookkeeping, so search finds each message once. Pure: no I/O, never throws.
  */
 import type { Shape, ToolUse } from "./classify.ts";
+import { displayText, wholeResult } from "./gemini-whole.ts";
 import type { Rendered } from "./render.ts";
 
 type Json = Record<string, unknown>;
@@ -83,20 +84,26 @@ function message(m: Json): Rendered {
   }
   if (text !== "") parts.push(text);
   const uses: ToolUse[] = [];
+  let whole = false;
   if (Array.isArray(m.toolCalls)) {
     for (const c of m.toolCalls) {
       if (!isObject(c)) continue;
       const name = typeof c.name === "string" ? c.name : "?";
       uses.push({ id: typeof c.id === "string" ? c.id : "", name });
       parts.push(`[tool_use ${name}]\n${JSON.stringify(c.args ?? {})}`);
-      // Gemini records a call together with its result.
-      if (c.result !== undefined && c.result !== null) parts.push(`[tool_result${c.status === "error" ? " error" : ""}]\n${resultText(c.result)}`);
+      // Gemini records a call together with its result; what the user saw may be the whole of a cut output (gemini-whole.ts).
+      if (c.result !== undefined && c.result !== null) {
+        const result = wholeResult(resultText(c.result), displayText(c.resultDisplay));
+        if (result.whole) whole = true;
+        parts.push(`[tool_result${c.status === "error" ? " error" : ""}]\n${result.text}`);
+      }
     }
   }
   if (uses.length > 0) {
     meta.tools = [...new Set(uses.map((u) => short(u.name)))].slice(0, MAX_LIST);
     meta.tool_use_ids = uses.map((u) => short(u.id)).slice(0, MAX_LIST);
   }
+  if (whole) meta.whole_output = true;
   return {
     role: "assistant",
     content: parts.join("\n\n"),

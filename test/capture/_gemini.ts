@@ -52,7 +52,45 @@ export const msg = {
       thoughts: [{ subject: "Listing", description: "look at the files", timestamp: TS }],
     }),
   info: (id: string, text: string) => ({ id, timestamp: TS, type: "info", content: text }),
+  /** A shell call as Gemini records one: the model's `output` (maybe cut, see cutOutput) and what the user saw in `resultDisplay`; `more` calls after it. */
+  shell: (id: string, callId: string, command: string, output: string, resultDisplay: unknown, more: object[] = []) =>
+    msg.gemini(id, "", {
+      toolCalls: [
+        {
+          id: callId,
+          name: "run_shell_command",
+          args: { command },
+          result: [{ functionResponse: { id: callId, name: "run_shell_command", response: { output } } }],
+          status: "success",
+          timestamp: TS,
+          displayName: "Shell",
+          resultDisplay,
+        },
+        ...more,
+      ],
+    }),
 };
+
+/**
+ * What the model gets for a shell command's output when Gemini cuts it, as
+ * gemini-cli's shell.ts, textUtils.ts `wrapUntrusted` and fileUtils.ts
+ * `formatTruncatedToolOutput` build it (threshold 40,000 characters: the
+ * first 20% and the last 80%).
+ */
+export function cutOutput(output: string, exitCode: number, threshold = 40_000): string {
+  const text = `<untrusted_context>\nOutput: ${output}\nExit Code: ${exitCode}\nProcess Group PGID: 4242\n</untrusted_context>`;
+  if (text.length <= threshold) return text;
+  const head = Math.floor(threshold * 0.2);
+  const tail = threshold - head;
+  const omitted = text.length - head - tail;
+  const n = (x: number) => x.toLocaleString("en-US");
+  return `Output too large. Showing first ${n(head)} and last ${n(tail)} characters. For full output see: /home/u/.gemini/tmp/app/tool-outputs/run_shell_command_c1.txt
+${text.slice(0, head)}
+
+... [${n(omitted)} characters omitted] ...
+
+${text.slice(-tail)}`;
+}
 
 /** The first line of a chat. */
 export function chatHead(sessionId: string) {

@@ -4,16 +4,18 @@
  * the hook and `capture sync`, exactly once; a rewind stored as a marked
  * note with nothing lost; `$set` history as bookkeeping; a resume's second
  * file under the same capture session; whole-file `.json` chats; subagents
- * marked; the same project session as Claude Code's and Codex's.
+ * marked; the same project session as Claude Code's and Codex's; a long
+ * tool output whole, from `resultDisplay`, not the model's cut copy.
  */
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { renderGeminiLine } from "../../src/capture/render-gemini.ts";
 import { captureSession, projectSession } from "../../src/project.ts";
 import { tempDir } from "../helpers.ts";
 import { codexLayout, writeRollout } from "./_codex.ts";
 import { appendLines, keysOf, logLines, readSession, runJson, sessionNames } from "./_fixtures.ts";
-import { chatHead, geminiLayout, hookInput, msg, spawnGeminiHook } from "./_gemini.ts";
+import { chatHead, cutOutput, geminiLayout, hookInput, msg, spawnGeminiHook } from "./_gemini.ts";
 
 const SID = "5e550000-aaaa-4000-8000-000000000001";
 const FILE = "session-2026-11-30T10-00-5e550000.jsonl";
@@ -178,6 +180,88 @@ describe("Gemini CLI capture", () => {
       turns.map((t) => [t.idem_key, t.content, t.meta.rewrite ?? null, t.meta.noise ?? null]),
     );
   }, 60_000);
+
+  test("issue 29 (8): a long shell output is stored whole from resultDisplay, the cut copy's head and tail not twice; a file diff display adds nothing", async () => {
+    using dir = tempDir();
+    const L = geminiLayout(dir.path);
+    const chat = L.chat(FILE);
+    // A 200 KB build log; the line that matters sits in the middle, in what the cut copy leaves out.
+    const log = Array.from({ length: 3000 }, (_, i) =>
+      i === 1500
+        ? "src/net/socket.c:88: error: undefined reference to quasarflux_init"
+        : `[${String(Math.floor(i / 30)).padStart(3)}%] step ${String(i).padStart(4, "0")}: cc -O2 -Wall -c src/mod_${i}.c -o build/mod_${i}.o`,
+    ).join("\n");
+    const cut = cutOutput(log, 2);
+    expect([log.length > 200_000, cut.length < 41_000, cut.includes("quasarflux")]).toEqual([true, true, false]);
+    const diff = {
+      fileDiff: "--- a.c\n+++ a.c\n@@ -1 +1 @@\n-old\n+new\n",
+      fileName: "a.c",
+      filePath: join(L.cwd, "a.c"),
+      originalContent: "old\n",
+      newContent: "new\n",
+      isNewFile: false,
+    };
+    const replace = {
+      id: "c2",
+      name: "replace",
+      args: { file_path: "a.c", old_string: "old", new_string: "new" },
+      status: "success",
+      timestamp: "2026-11-30T10:00:00.000Z",
+    };
+    const edit = {
+      ...replace,
+      result: [{ functionResponse: { id: "c2", name: "replace", response: { output: "Successfully modified file: a.c (1 replacements)." } } }],
+      resultDisplay: diff,
+    };
+    appendLines(chat, [chatHead(SID), msg.user("u1", "why does the build fail?"), msg.shell("g1", "c1", "make all", cut, log, [edit])]);
+    const p = spawnGeminiHook(L, hookInput(L, "AfterAgent", SID, chat));
+    expect(await p.exited).toBe(0);
+    const session = captureSession(projectSession(L.cwd), SID);
+    const turns = await readSession(dir.path, session);
+    expect(turns).toHaveLength(3);
+    const call = turns[2]!;
+    expect(call.content).toBe(
+      [
+        '[tool_use run_shell_command]\n{"command":"make all"}\n',
+        `[tool_result]\n${log}\n\n[given to the model, besides the output above]`,
+        "Output too large. Showing first 8,000 and last 32,000 characters. For full output see: /home/u/.gemini/tmp/app/tool-outputs/run_shell_command_c1.txt",
+        "<untrusted_context>",
+        "Output:",
+        /\.\.\. \[[\d,]+ characters omitted\] \.\.\./.exec(cut)?.[0],
+        "Exit Code: 2",
+        "Process Group PGID: 4242",
+        "</untrusted_context>",
+        `\n[tool_use replace]\n${JSON.stringify(replace.args)}`,
+        "\n[tool_result]\nSuccessfully modified file: a.c (1 replacements).",
+      ].join("\n"),
+    );
+    // A line of the cut copy's head and one of its tail: each stored once.
+    expect(["step 0005:", "step 2990:"].map((l) => call.content.split(l).length - 1)).toEqual([1, 1]);
+    expect(call.meta).toMatchObject({ message_id: "g1", kind: "tool_call", whole_output: true });
+    const { hits } = await runJson(["search", "quasarflux", "--session", session], { home: dir.path });
+    expect(hits.map((h: any) => h.lsn)).toEqual([call.lsn]);
+  }, 60_000);
+
+  test("a terminal-rendered resultDisplay (lines of styled tokens) is read as its text; other shapes leave the output as the model got it", () => {
+    const token = (text: string) => ({
+      text,
+      bold: false,
+      italic: false,
+      underline: false,
+      dim: false,
+      inverse: false,
+      isUninitialized: false,
+      fg: "",
+      bg: "",
+    });
+    const lines = Array.from({ length: 50 }, (_, i) => `line ${i} of a colourful test run, all green`);
+    const ansi = [...lines.map((l) => [token(l.slice(0, 5)), token(`${l.slice(5)}   `)]), [token("")]];
+    const output = `Output: ${lines[0]}\n... [900 characters omitted] ...\n${lines[49]}`;
+    const render = (resultDisplay: unknown) =>
+      renderGeminiLine(JSON.stringify(msg.shell("g1", "c1", "npm test", output, resultDisplay))).content.split("[tool_result]\n")[1];
+    expect(render(ansi)).toBe(`${lines.join("\n")}\n\n[given to the model, besides the output above]\nOutput:\n... [900 characters omitted] ...`);
+    for (const other of [{ todos: [{ description: "x".repeat(500), status: "pending" }] }, [["not tokens"]], "short", null]) expect(render(other)).toBe(output);
+  });
 
   test("the hook never fails Gemini: bad input, a path that is not a chat, no transcript: exit 0, nothing on stdout", async () => {
     using dir = tempDir();

@@ -1,4 +1,4 @@
-/** I8 (cutoff) and I9 (purge): forgotten content is gone from every file. */
+/** I9 (purge) on the SQLite file: forgotten content is gone from every file of the data dir. Selectors and the cutoff (I8) run on every engine: test/store/contract/_forget.ts. */
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { readFileSync, readdirSync } from "node:fs";
@@ -85,76 +85,6 @@ describe("forget", () => {
     expect((await again.memory("local").factGet({ key: "other" })).value).toBe("kept");
     expect((await again.check({ full: true })).ok).toBe(true);
     again.close();
-  });
-
-  test("cutoff (I8): records written after the forget are visible", async () => {
-    using dir = tempDir();
-    const store = openSqliteStore(dir.path);
-    const m = store.memory("local");
-    await m.append({ session: "s", entries: [{ role: "note", content: "old one" }] });
-    const f = await m.forget({ selector: { session: "s" } });
-    const later = await m.append({ session: "s", entries: [{ role: "note", content: "new one" }] });
-    expect(later.entries[0]!.lsn).toBeGreaterThan(f.lsn!);
-    expect((await m.read({ session: "s" })).turns.map((t) => t.content)).toEqual(["new one"]);
-    expect((await m.sessions({})).sessions).toEqual([{ name: "s", turns: 1, first_lsn: later.entries[0]!.lsn, last_lsn: later.entries[0]!.lsn, bytes: 7 }]);
-    store.close();
-  });
-
-  test("each selector hides exactly what it names; dry_run counts and writes nothing", async () => {
-    using dir = tempDir();
-    const store = openSqliteStore(dir.path);
-    const m = store.memory("local");
-    const a = await m.append({
-      session: "p/a",
-      entries: [
-        { role: "note", content: "one" },
-        { role: "note", content: "two" },
-      ],
-    });
-    await m.append({ session: "p/b", entries: [{ role: "note", content: "three" }] });
-    await m.append({ session: "q", entries: [{ role: "note", content: "four" }] });
-    await m.factSet({ key: "k/1", value: 1 });
-    await m.factSet({ key: "k/1", value: 2 });
-    await m.factSet({ key: "k/2", value: 3 });
-    await m.factSet({ key: "z", value: 4 });
-    const last = (await m.stats()).last_lsn;
-
-    expect(await m.forget({ selector: { session_prefix: "p/" }, dry_run: true })).toEqual({ lsn: null, hidden: 3, dry_run: true });
-    expect((await m.stats()).last_lsn).toBe(last);
-
-    expect((await m.forget({ selector: { turn: a.entries[1]!.lsn } })).hidden).toBe(1);
-    expect((await m.read({ session: "p/a" })).turns.map((t) => t.content)).toEqual(["one"]);
-    expect((await m.forget({ selector: { session_prefix: "p/" } })).hidden).toBe(2);
-    expect((await m.sessions({})).sessions.map((s) => s.name)).toEqual(["q"]);
-
-    expect((await m.forget({ selector: { fact: "k/1" } })).hidden).toBe(2);
-    expect((await m.factGet({ key: "k/1" }).catch((e) => e)).code).toBe("not_found");
-    expect((await m.forget({ selector: { fact_prefix: "k/" } })).hidden).toBe(1);
-    expect((await m.factList({})).facts.map((f) => f.key)).toEqual(["z"]);
-
-    // A turn LSN of another tenant, or of no turn, hides nothing and reveals nothing.
-    const other = await store.memory("other").append({ session: "x", entries: [{ role: "note", content: "theirs" }] });
-    expect((await m.forget({ selector: { turn: other.entries[0]!.lsn } })).hidden).toBe(0);
-    expect((await store.memory("other").read({ session: "x" })).turns.length).toBe(1);
-
-    // before: everything of the tenant older than a time.
-    const t = new Date(Date.now() + 1000).toISOString();
-    expect((await m.forget({ selector: { before: t } })).hidden).toBe(2);
-    expect((await m.sessions({})).sessions).toEqual([]);
-    expect((await store.memory("other").read({ session: "x" })).turns.length).toBe(1);
-    store.close();
-  });
-
-  test("a selector must have exactly one field", async () => {
-    using dir = tempDir();
-    const store = openSqliteStore(dir.path);
-    const m = store.memory("local");
-    for (const selector of [{}, { session: "a", fact: "b" }, { session_prefix: "" }, { turn: 0 }, { before: "yesterday" }, { bogus: 1 }]) {
-      const err = await m.forget({ selector } as never).catch((e) => e);
-      expect({ selector, code: err.code, field: err.field?.split(".")[0] }).toEqual({ selector, code: "invalid_input", field: "selector" });
-    }
-    expect((await m.stats()).last_lsn).toBe(0);
-    store.close();
   });
 });
 

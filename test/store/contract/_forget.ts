@@ -103,10 +103,22 @@ export function forgetCases(factory: Factory): void {
       expect(await contents(a, "s")).toEqual([]);
       expect((await a.search({ query: "alpha" })).hits).toEqual([]);
       expect((await failure(a.factGet({ key: "plan" }))).code).toBe("not_found");
-      await a.append({ session: "s", entries: [{ role: "note", content: "new plan beta" }] });
+      const later = await a.append({ session: "s", entries: [{ role: "note", content: "new plan beta" }] });
       await a.factSet({ key: "plan", value: "beta" });
       expect(await contents(a, "s")).toEqual(["new plan beta"]);
       expect((await a.factGet({ key: "plan" })).value).toBe("beta");
+      // The session's listing counts only what is visible.
+      const lsn = later.entries[0]!.lsn;
+      expect((await a.sessions({})).sessions).toEqual([{ name: "s", turns: 1, first_lsn: lsn, last_lsn: lsn, bytes: 13 }]);
+    });
+
+    contractTest(factory, "another tenant's turn LSN, or everything before a time, hides nothing of that tenant's (I5)", async ({ a, b }) => {
+      const [theirs] = (await b.append({ session: "x", entries: [{ role: "note", content: "theirs" }] })).entries.map((e) => e.lsn);
+      await a.append({ session: "s", entries: [{ role: "note", content: "mine" }] });
+      expect(await a.forget({ selector: { turn: theirs! } })).toEqual({ lsn: null, hidden: 0, dry_run: false });
+      expect((await a.forget({ selector: { before: new Date(Date.now() + 60_000).toISOString() } })).hidden).toBe(1);
+      expect(await contents(a, "s")).toEqual([]);
+      expect(await contents(b, "x")).toEqual(["theirs"]);
     });
 
     contractTest(factory, "before: everything of the tenant older than a time, nothing newer", async ({ a }) => {
@@ -123,9 +135,14 @@ export function forgetCases(factory: Factory): void {
       expect((await a.factList({})).facts).toEqual([]);
     });
 
-    contractTest(factory, "a selector must name exactly one thing", async ({ a }) => {
+    contractTest(factory, "a selector must name exactly one thing, and a valid one", async ({ a }) => {
       expect(await failure(a.forget({ selector: { session: "s", fact: "f" } }))).toEqual({ code: "invalid_input", field: "selector" });
       expect(await failure(a.forget({ selector: {} }))).toEqual({ code: "invalid_input", field: "selector" });
+      for (const selector of [{ session_prefix: "" }, { turn: 0 }, { before: "yesterday" }, { bogus: 1 }]) {
+        const { code, field } = await failure(a.forget({ selector } as never));
+        expect({ selector, code, field: field?.split(".")[0] }).toEqual({ selector, code: "invalid_input", field: "selector" });
+      }
+      expect((await counts(a)).last_lsn).toBe(0);
     });
   });
 }

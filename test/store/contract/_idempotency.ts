@@ -55,6 +55,24 @@ export function idempotencyCases(factory: Factory): void {
       expect(await counts(a)).toEqual(before);
       expect(await contents(a, "s")).toEqual([]);
       expect((await a.search({ query: "forget" })).hits).toEqual([]);
+      // The forgotten write left no hash to compare with (issue 14 item 4): a replay of its key with other content is
+      // that duplicate too, and writes nothing; a conflict here would tell a guess of the content from a miss.
+      expect(await a.append({ session: "s", entries: [{ ...entry, content: "other" }] })).toEqual({
+        entries: [{ lsn: first.entries[0]!.lsn, duplicate: true }],
+      });
+      expect(await counts(a)).toEqual(before);
+      expect(await contents(a, "s")).toEqual([]);
+    });
+
+    contractTest(factory, "a key one kind of write holds is a conflict for another kind", async ({ a }) => {
+      const fact = await a.factSet({ key: "f", value: 1, idem_key: "shared" });
+      expect(await failure(a.append({ session: "s", entries: [{ role: "note", content: "x", idem_key: "shared" }] }))).toEqual({
+        code: "conflict",
+        field: "entries.0.idem_key",
+      });
+      expect(await failure(a.linkAdd({ url: "https://example.com/x", idem_key: "shared" }))).toEqual({ code: "conflict", field: "idem_key" });
+      expect(await a.factSet({ key: "f", value: 1, idem_key: "shared" })).toEqual({ lsn: fact.lsn, duplicate: true });
+      expect(await contents(a, "s")).toEqual([]);
     });
 
     contractTest(factory, "fact_set and link_add keep their keys too: a retry is a duplicate, other content a conflict", async ({ a }) => {

@@ -1,9 +1,9 @@
 /** What the contract runs against, and the small helpers every case file shares. */
 import { expect, test } from "bun:test";
-import type { CaptureCursors, Memory, WorkTrace } from "../../../src/store/types.ts";
+import type { CaptureCursors, Memory, Store, WorkTrace } from "../../../src/store/types.ts";
 
 /** What a subject may lack, each named so a skip says which and why. */
-export type Capability = "capture" | "trace";
+export type Capability = "capture" | "trace" | "transfer";
 
 /** A fresh, empty store seen as two tenants, disposed after one case. */
 export interface Subject {
@@ -14,6 +14,8 @@ export interface Subject {
   capture?: { a: CaptureCursors; b: CaptureCursors };
   /** The store's work counter (Store.trace), when the subject offers it. */
   trace?: () => WorkTrace;
+  /** The whole store's tape export and import (`zerodb export` / `import`), when the subject offers them. */
+  transfer?: Pick<Store, "exportTape" | "importTape" | "check">;
   [Symbol.asyncDispose](): Promise<void>;
 }
 

@@ -72,6 +72,34 @@ export function turnCases(factory: Factory): void {
       expect(await a.read({ session: "never-written" })).toEqual({ turns: [], next: null });
     });
 
+    contractTest(factory, "a page walk while another writer appends to the session skips and repeats nothing (I4)", async ({ a }) => {
+      const WRITES = 120;
+      let done = false;
+      const written: number[] = [];
+      // The writer appends one entry at a time, as a hook does, while the reader pages.
+      const writer = (async () => {
+        for (let i = 0; i < WRITES; i++) written.push(...(await notes(a, "s/w", `w${i}`)));
+        done = true;
+      })();
+      const seen: number[] = [];
+      let after = 0;
+      let during = 0;
+      for (let idle = false; !idle; ) {
+        const finished = done;
+        const page = await a.read({ session: "s/w", after, limit: 3 });
+        if (!finished) during++;
+        seen.push(...page.turns.map((t) => t.lsn));
+        if (page.turns.length > 0) after = page.turns[page.turns.length - 1]!.lsn;
+        // Done only when a page read after the writer finished had nothing more.
+        idle = finished && page.turns.length === 0;
+      }
+      await writer;
+      expect(written).toHaveLength(WRITES);
+      expect(seen).toEqual(written);
+      // The walk ran while the writer wrote, not after it.
+      expect(during).toBeGreaterThan(1);
+    });
+
     contractTest(factory, "sessions: turns, LSN range and bytes per session, by prefix, paged by name", async ({ a }) => {
       const [x1, x2] = await notes(a, "proj/x", "aa", "bbb");
       const [y1] = await notes(a, "proj/y", "c");

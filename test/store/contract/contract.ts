@@ -12,14 +12,18 @@ import { factCases } from "./_facts.ts";
 import { forgetCases } from "./_forget.ts";
 import { historyCases } from "./_history.ts";
 import { idempotencyCases } from "./_idempotency.ts";
+import { limitCases } from "./_limits.ts";
 import { objectCases } from "./_objects.ts";
 import { redactCases } from "./_redact.ts";
 import { searchPhrasingCases } from "./_search-phrasings.ts";
 import { searchCases } from "./_search.ts";
+import { searchNoiseCases } from "./_search-noise.ts";
 import { searchRankingCases } from "./_search-ranking.ts";
 import { searchTenantCases } from "./_search-tenants.ts";
+import { searchWordCases } from "./_search-words.ts";
 import { tenantCases } from "./_tenants.ts";
 import { traceCases } from "./_trace.ts";
+import { transferCases } from "./_transfer.ts";
 import { turnCases } from "./_turns.ts";
 import type { Factory } from "./_subject.ts";
 
@@ -32,6 +36,8 @@ export function runContract(name: string, factory: Factory): void {
       turnCases,
       idempotencyCases,
       searchCases,
+      searchWordCases,
+      searchNoiseCases,
       searchPhrasingCases,
       searchTenantCases,
       searchRankingCases,
@@ -42,7 +48,9 @@ export function runContract(name: string, factory: Factory): void {
       redactCases,
       tenantCases,
       errorCases,
+      limitCases,
       captureCases,
+      transferCases,
       traceCases,
     ])
       cases(factory);

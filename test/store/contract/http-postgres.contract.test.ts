@@ -44,6 +44,7 @@ factory.lacks = {
   // As in http.contract.test.ts (importing it would run its suite here too).
   capture: "no capture-cursor route over HTTP, so a batch and its cursor cannot commit in one transaction",
   trace: "the engine runs in the server's process; the client has no Store to count",
+  transfer: "export and import are the store's, not a route: `zerodb export` and `import` open the store (or --database) themselves",
 };
 
 if (server) runContract("HTTP client over zerodb serve --database", factory);

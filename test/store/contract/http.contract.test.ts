@@ -41,6 +41,7 @@ httpFactory.lacks = {
   // Remote capture (src/capture/remote-sink.ts) keeps cursors in a local file and relies on idempotency keys instead.
   capture: "no capture-cursor route over HTTP, so a batch and its cursor cannot commit in one transaction",
   trace: "the engine runs in the server's process; the client has no Store to count",
+  transfer: "export and import are the store's, not a route: `zerodb export` and `import` open the store (or --database) themselves",
 };
 
 runContract("HTTP client over zerodb serve", httpFactory);

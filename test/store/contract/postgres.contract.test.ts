@@ -20,6 +20,7 @@ export const postgresFactory: Factory = async () => {
     a: store.memory("alice"),
     b: store.memory("bob"),
     capture: { a: store.capture("alice"), b: store.capture("bob") },
+    transfer: store,
     async [Symbol.asyncDispose]() {
       store.close();
       dir[Symbol.dispose]();

@@ -11,6 +11,7 @@ export const sqliteFactory: Factory = async () => {
     a: store.memory("alice"),
     b: store.memory("bob"),
     capture: { a: store.capture("alice"), b: store.capture("bob") },
+    transfer: store,
     ...(store.trace ? { trace: () => store.trace!() } : {}),
     async [Symbol.asyncDispose]() {
       store.close();
