@@ -5,8 +5,7 @@
  * this decides what it is, from the line's flags and its rendered text.
  */
 import { isCompactionAgent } from "../search/classify.ts";
-import type { Kind, Shape } from "./classify.ts";
-import type { Blocks } from "./render.ts";
+import type { Kind, Shape, ToolUse } from "./classify.ts";
 
 /** Harness text in a user line that nobody typed: slash-command output and its caveat, interruption markers. */
 const HARNESS_USER_TEXT = /^\s*(?:<local-command-(?:stdout|stderr|caveat)>|\[Request interrupted by user[^\]\n]*\]\s*$)/;
@@ -32,6 +31,14 @@ const COMPACTION_PROMPT_WITHIN = 400;
 /** True when a user line's text is Claude Code's compaction prompt (it asks for a summary of the conversation so far). */
 export function isCompactionPrompt(text: string): boolean {
   return COMPACTION_PROMPT.test(text.slice(0, COMPACTION_PROMPT_WITHIN));
+}
+
+/** A message's content as rendered (render.ts), with the tools it calls and answers. */
+export interface Blocks {
+  text: string;
+  toolResult: boolean;
+  uses: ToolUse[];
+  results: string[];
 }
 
 /** What a message's line says of itself that decides its kind. */

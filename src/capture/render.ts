@@ -15,7 +15,7 @@
 import type { z } from "zod";
 import type { Role } from "../schema/common.ts";
 import type { Shape, ToolUse } from "./classify.ts";
-import { messageShape } from "./render-kind.ts";
+import { type Blocks, messageShape } from "./render-kind.ts";
 
 /** An image block found in a line: its bytes are not stored in the text. */
 export interface ImageBlock {
@@ -188,14 +188,6 @@ function renderAgentProgress(line: Json, opts: RenderOptions): Rendered | undefi
   const role: Rendered["role"] = type === "assistant" ? "assistant" : blocks.toolResult ? "tool" : "user";
   const flags = { isMeta: carried.isMeta === true, isCompactSummary: carried.isCompactSummary === true, agentId };
   return { role, content: blocks.text, meta, images, shape: messageShape(type, flags, blocks) };
-}
-
-/** A message's content as rendered, with the tools it calls and answers. */
-export interface Blocks {
-  text: string;
-  toolResult: boolean;
-  uses: ToolUse[];
-  results: string[];
 }
 
 /** Renders a message's content (a string or blocks), noting tools and images in meta. */

@@ -4,18 +4,12 @@
  * concept, not alphabet.
  */
 import type { CommandDef } from "citty";
-
-/** Loads one command. */
-// biome-ignore lint/suspicious/noExplicitAny: each command's args type differs, and citty's CommandDef is invariant in it
-export type Loader = () => Promise<CommandDef<any>>;
-/** A command group: names to commands or further groups. */
-export interface CommandTree {
-  [name: string]: Loader | CommandTree;
-}
+import type { CommandTree } from "./tree.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: each command's args type differs, and citty's CommandDef is invariant in it
 const load = <M extends { default: CommandDef<any> }>(p: Promise<M>) => p.then((m) => m.default);
 
+/** Every command, by the words that name it. */
 export const COMMANDS: CommandTree = {
   // the store
   append: () => load(import("./commands/append.ts")),
@@ -40,7 +34,8 @@ export const COMMANDS: CommandTree = {
   backup: () => load(import("./commands/backup.ts")),
   restore: () => load(import("./commands/restore.ts")),
   version: () => load(import("./commands/version.ts")),
-  completion: () => load(import("./commands/completion.ts")),
+  // Handed the table rather than importing it: the table already imports every command.
+  completion: () => import("./commands/completion.ts").then((m) => m.default(COMMANDS)),
   // local harnesses (DESIGN.md 7.1)
   connect: () => load(import("./commands/connect.ts")),
   disconnect: () => load(import("./commands/disconnect.ts")),
@@ -65,6 +60,3 @@ export const COMMANDS: CommandTree = {
     revoke: () => load(import("./commands/token-revoke.ts")),
   },
 };
-
-/** Commands left out of help and completion: run by harnesses, not people. */
-export const HIDDEN: ReadonlySet<string> = new Set(["hook"]);

@@ -3,7 +3,7 @@
  * table so a new command or flag completes without editing a script.
  */
 import type { ArgsDef } from "citty";
-import { COMMANDS, type CommandTree } from "./commands.ts";
+import type { CommandTree } from "./tree.ts";
 import { leaves } from "./usage.ts";
 
 /** A command path and the flags it takes (with the one-line descriptions fish shows). */
@@ -13,7 +13,7 @@ interface Entry {
 }
 
 /** Every visible command with its flags; groups appear as their words. */
-export async function completionEntries(tree: CommandTree = COMMANDS): Promise<{ groups: Map<string, string[]>; entries: Entry[] }> {
+export async function completionEntries(tree: CommandTree): Promise<{ groups: Map<string, string[]>; entries: Entry[] }> {
   const groups = new Map<string, string[]>();
   const found = leaves(tree);
   for (const [p] of found) {

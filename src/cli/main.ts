@@ -11,8 +11,9 @@ import { parseFlags } from "./flags.ts";
 import { reportError, writeOut } from "./output.ts";
 import { UsageError } from "./parse.ts";
 import { setVerbosity } from "./verbosity.ts";
-import { COMMANDS, HIDDEN, type CommandTree, type Loader } from "./commands.ts";
+import { COMMANDS } from "./commands.ts";
 import { didYouMean } from "./suggest.ts";
+import { HIDDEN, type CommandTree, type Loader } from "./tree.ts";
 import { commandUsage, groupUsage } from "./usage.ts";
 
 /** `zerodb --version`, `-V` and `help [CMD]` spelled as git and gh spell them, turned into the commands that answer them. */

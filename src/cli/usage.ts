@@ -6,7 +6,7 @@
 import type { ArgDef, ArgsDef, CommandDef } from "citty";
 import { sharedArgs } from "./args.ts";
 import { bold } from "./color.ts";
-import { type CommandTree, HIDDEN, type Loader } from "./commands.ts";
+import { type CommandTree, HIDDEN, type Loader } from "./tree.ts";
 
 /** A flag's aliases people should see: one-letter ones; longer ones are old spellings kept for scripts. */
 function shownAliases(def: ArgDef): string[] {

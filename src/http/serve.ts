@@ -20,15 +20,6 @@ export interface RunningServer {
   abort(): Promise<void>;
 }
 
-/** True for names and addresses that never leave the machine. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
-  if (h === "localhost") return true;
-  if (isIP(h) === 4) return h.startsWith("127.");
-  if (isIP(h) === 6) return h === "::1" || /^(0{1,4}:){7}0{0,3}1$/.test(h) || /^::ffff:127\./.test(h);
-  return false;
-}
-
 /** The body of a 500 for anything Hono did not answer (it answers everything it can). */
 function fallback(): Response {
   const body = JSON.stringify({ error: { code: "internal", message: "internal error" } });

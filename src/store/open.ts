@@ -8,7 +8,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ZeroDbError } from "../errors.ts";
-import type { Store } from "./types.ts";
+import type { RestoreResult, Store } from "./types.ts";
 
 /** What opening a store takes; engine-neutral, from the resolved config. */
 export interface OpenStoreOptions {
@@ -37,27 +37,6 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   const { openSqliteStore } = await import("./sqlite/store.ts");
   const { dataDir, database: _database, ...rest } = opts;
   return openSqliteStore(dataDir, rest);
-}
-
-/** What a restore rebuilt. */
-export interface RestoreResult {
-  /** Records, tokens, capture cursors and objects the restored store holds. */
-  records: number;
-  tokens: number;
-  cursors: number;
-  objects: number;
-  /** The last snapshot's LSN: the restored store's next record comes after it. */
-  last_lsn: number;
-  /** The files restored: a full backup and the increments after it. */
-  files: number;
-  data_dir: string;
-  /**
-   * The id of the store the backup came from. A data dir restore keeps it as
-   * its own (the same store, README: a restored copy and its source); a
-   * database restore only reports it (the database is a store of its own).
-   */
-  store_id: string;
-  tenant: string | null;
 }
 
 /**

@@ -70,6 +70,27 @@ export interface BackupCounts {
   last_lsn: number;
 }
 
+/** What a restore rebuilt. */
+export interface RestoreResult {
+  /** Records, tokens, capture cursors and objects the restored store holds. */
+  records: number;
+  tokens: number;
+  cursors: number;
+  objects: number;
+  /** The last snapshot's LSN: the restored store's next record comes after it. */
+  last_lsn: number;
+  /** The files restored: a full backup and the increments after it. */
+  files: number;
+  data_dir: string;
+  /**
+   * The id of the store the backup came from. A data dir restore keeps it as
+   * its own (the same store, README: a restored copy and its source); a
+   * database restore only reports it (the database is a store of its own).
+   */
+  store_id: string;
+  tenant: string | null;
+}
+
 /** Result of a store check (`zerodb doctor`). */
 export interface CheckResult {
   ok: boolean;

@@ -5,7 +5,7 @@
  * a token, and /healthz tells nothing but liveness and version (I5).
  */
 import { describe, expect, test } from "bun:test";
-import { isLoopbackHost } from "../../src/http/serve.ts";
+import { isLoopbackHost } from "../../src/http/hosts.ts";
 import { createToken, envFor } from "../http/_server.ts";
 import { ZERODB, runZ, tempDir } from "../helpers.ts";
 

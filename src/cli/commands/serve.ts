@@ -1,4 +1,4 @@
-import { isLoopbackHost } from "../../http/serve.ts";
+import { isLoopbackHost } from "../../http/hosts.ts";
 import { zcommand } from "../command.ts";
 import { databaseArg } from "../args.ts";
 import { configFrom, openLocalStore } from "../context.ts";

@@ -7,7 +7,7 @@
 import type { StatusRow } from "../../capture/sync.ts";
 import type { DoctorReport } from "../../doctor/run.ts";
 import type { Store } from "../../store/types.ts";
-import { isLoopbackHost } from "../serve.ts";
+import { isLoopbackHost } from "../hosts.ts";
 
 /** How long a browser session lasts without being used (sliding). */
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;

@@ -18,6 +18,7 @@ import type { BlobStore } from "../../objects/types.ts";
 import type { BackupHeader, Lineage } from "../../schema/backup.ts";
 import { fsyncDir, writeFileAtomic } from "../../util/atomic.ts";
 import { checkObjectSize } from "../restore-check.ts";
+import type { RestoreResult } from "../types.ts";
 import { damaged, headerOf, inFile, openBackup, readHeader } from "./backup-format.ts";
 import { checkpoint } from "./forget.ts";
 import { ID_FILE } from "./identity.ts";
@@ -25,8 +26,6 @@ import { forkAt, sameHistory, saveLineage } from "./lineage.ts";
 import { openDatabase } from "./open.ts";
 import { restoreFile } from "./restore-file.ts";
 import { damagedRows } from "./verify.ts";
-
-import type { RestoreResult } from "../open.ts";
 
 /**
  * Refuses a target that holds anything: restoring over a store could bring

@@ -5,26 +5,11 @@ import { parseInput } from "../../schema/parse.ts";
 import { type TapeRecord, tapeRecordSchema } from "../../schema/tape.ts";
 import { turnClass } from "../../search/classify.ts";
 import { contentHash, idemDigest } from "../hashes.ts";
-import { insertRow, isoTime, verifyRow } from "./_tape.ts";
+import { insertRow } from "./_tape.ts";
 import { lsnRanges } from "../ranges.ts";
 import { type ForgetData, hiddenBy } from "./forget-record.ts";
 import { applyForget, sameAsStored } from "./increment.ts";
-
-/** A tape row as export reads it. */
-export interface Row {
-  lsn: number;
-  tenant: string;
-  kind: TapeRecord["kind"];
-  ts: number;
-  subject: string | null;
-  idem_key: string | null;
-  idem_digest: Uint8Array | null;
-  op_hash: Uint8Array | null;
-  text: string | null;
-  data: string | null;
-  checksum: Uint8Array | null;
-  forgotten_by: number | null;
-}
+import { type Row, toRecord } from "./row-record.ts";
 
 /**
  * Every tape row in LSN order (of one tenant, after an LSN), as records. One
@@ -36,38 +21,6 @@ export function* exportRows(db: Database, opts: { tenant?: string; after?: numbe
                WHERE lsn > ? ${opts.tenant !== undefined ? "AND tenant = ?" : ""} ORDER BY lsn`;
   const params = opts.tenant !== undefined ? [opts.after ?? 0, opts.tenant] : [opts.after ?? 0];
   for (const row of db.query(sql).iterate(...params) as IterableIterator<Row>) yield toRecord(db, row);
-}
-
-/** A tape row as an export record (a forgotten row keeps only what reserves its key). */
-export function toRecord(db: Database, row: Row): TapeRecord {
-  const at = { lsn: row.lsn, tenant: row.tenant, ts: isoTime(row.ts) };
-  if (row.forgotten_by !== null) {
-    // Only what keeps the key reserved (I3): never the key, never the operation's hash.
-    const digest = row.idem_digest !== null ? { idem_digest: Buffer.from(row.idem_digest).toString("hex") } : {};
-    return { ...at, kind: row.kind as "turn", forgotten_by: row.forgotten_by, ...digest };
-  }
-  const base = {
-    ...at,
-    ...(row.idem_key !== null ? { idem_key: row.idem_key } : {}),
-    ...(row.op_hash !== null ? { op_hash: Buffer.from(row.op_hash).toString("hex") } : {}),
-  };
-  // An export is a backup: it must not copy damaged bytes as if they were good.
-  verifyRow(db, row);
-  const data = JSON.parse(row.data ?? "null");
-  switch (row.kind) {
-    case "turn":
-      return { ...base, kind: "turn", session: row.subject!, role: data.role, content: row.text!, meta: data.meta ?? {} };
-    case "fact":
-      return { ...base, kind: "fact", key: row.subject!, value: data };
-    case "forget": {
-      const lsns = (data as ForgetData).lsns ?? lsnRanges(hiddenBy(db, row.lsn));
-      return { ...base, kind: "forget", hidden: lsns.reduce((n, [a, b]) => n + b - a + 1, 0), lsns };
-    }
-    case "link":
-      return { ...base, kind: "link", url: data.url, title: data.title ?? null, note: data.note ?? null };
-    case "object":
-      return { ...base, kind: "object", object: row.subject!, size: data.size, type: data.type, name: data.name ?? null };
-  }
 }
 
 /** The text a link is found by: its title, note and URL. */
