@@ -87,3 +87,9 @@ const disk = fsync ? `, disk ${fmt(fsync.value)} fsyncs/s (300 B append + fsync,
 const md = `Measured ${out.when.slice(0, 10)} by \`bun run bench${quick ? " --quick" : ""}\` (${seconds.toFixed(0)} s) on ${describe}${disk}.\n\n${summaryMarkdown(verdicts)}`;
 writeFileSync(join(ROOT, "bench-results", "latest.md"), md);
 console.log(`wrote bench-results/latest.json and latest.md (${seconds.toFixed(0)} s)`);
+// A whole run, every section through, is what docs/performance.md shows: the table is written, not pasted.
+if (!quick && !only && failed.length === 0) {
+  const page = `<!-- Written by \`bun run bench\` (scripts/bench.ts) after a full run; not edited by hand. -->\n\n# Performance: the latest full run\n\n${md}`;
+  writeFileSync(join(ROOT, "docs", "performance-targets.md"), page);
+  console.log("wrote docs/performance-targets.md");
+}
