@@ -12,6 +12,7 @@ import { factCases } from "./_facts.ts";
 import { forgetCases } from "./_forget.ts";
 import { historyCases } from "./_history.ts";
 import { idempotencyCases } from "./_idempotency.ts";
+import { nulCases } from "./_nul.ts";
 import { objectCases } from "./_objects.ts";
 import { redactCases } from "./_redact.ts";
 import { searchPhrasingCases } from "./_search-phrasings.ts";
@@ -42,6 +43,7 @@ export function runContract(name: string, factory: Factory): void {
       redactCases,
       tenantCases,
       errorCases,
+      nulCases,
       captureCases,
       traceCases,
     ])
