@@ -124,7 +124,11 @@ function requests(entries: CaptureEntry[]): CaptureEntry[][] {
 /**
  * Appends entries; an entry whose key the server holds for different content
  * (a `conflict` naming `entries.<i>.idem_key`) is reserved (I3) and dropped,
- * and the rest is sent again.
+ * and the rest is sent again. So is an entry the server refuses as it is
+ * (`invalid_input` or `too_large` naming a field of `entries.<i>`: a server
+ * of another release may judge a line otherwise than this one did): sending
+ * it again could never succeed, and capture never stalls behind one line
+ * (DESIGN.md 7.2, issue 29).
  */
 async function appendSkippingReserved(memory: Memory, session: string, entries: CaptureEntry[]): Promise<{ appended: number; skipped: number }> {
   let left = entries.map((e) => e.entry);
@@ -135,11 +139,24 @@ async function appendSkippingReserved(memory: Memory, session: string, entries: 
       const dup = r.entries.filter((e) => e.duplicate).length;
       return { appended: left.length - dup, skipped: skipped + dup };
     } catch (err) {
-      const i = isZeroDbError(err) && err.code === "conflict" ? /^entries\.(\d+)\.idem_key$/.exec(err.field ?? "") : null;
-      if (!i) throw err;
-      left = left.filter((_, k) => k !== Number(i[1]));
+      const i = refusedEntry(err);
+      if (i === undefined || i >= left.length) throw err;
+      left = left.filter((_, k) => k !== i);
       skipped++;
     }
   }
   return { appended: 0, skipped };
+}
+
+/** The index of the one entry an append's error is about, when no retry of that entry can succeed. */
+function refusedEntry(err: unknown): number | undefined {
+  if (!isZeroDbError(err)) return undefined;
+  const field = err.field ?? "";
+  const m =
+    err.code === "conflict"
+      ? /^entries\.(\d+)\.idem_key$/.exec(field)
+      : err.code === "invalid_input" || err.code === "too_large"
+        ? /^entries\.(\d+)(\.|$)/.exec(field)
+        : null;
+  return m ? Number(m[1]) : undefined;
 }

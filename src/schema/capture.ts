@@ -6,7 +6,7 @@
 import { once } from "../util/once.ts";
 import { z } from "zod";
 import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, JSON_MAX_DEPTH, META_MAX_BYTES } from "../limits.ts";
-import { IdemKey, Name, Role, nameProblem, utf8Bytes } from "./common.ts";
+import { IdemKey, Name, Role, nameProblem, refuseNul, utf8Bytes } from "./common.ts";
 import { Entry } from "./entry.ts";
 import { parseInput } from "./parse.ts";
 
@@ -24,9 +24,9 @@ export const captureBatchSchema = once((): z.ZodType => {
     chunk: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   });
   return z.object({
-    source: z.string().min(1).max(4096),
+    source: z.string().min(1).max(4096).superRefine(refuseNul),
     session: Name,
-    path: z.string().max(4096),
+    path: z.string().max(4096).superRefine(refuseNul),
     start: Cursor,
     end: Cursor,
     // No upper bound here: a batch is bounded by the capture run (DESIGN.md 7.2), each entry by the turn limits.
@@ -53,9 +53,9 @@ const ENTRY_KEYS: ReadonlySet<string> = new Set(["role", "content", "meta", "ide
 export function plainlyGoodBatch(v: unknown): boolean {
   if (!isPlain(v)) return false;
   const { source, session, path, start, end, entries } = v;
-  if (typeof source !== "string" || source.length < 1 || source.length > 4096) return false;
+  if (typeof source !== "string" || source.length < 1 || source.length > 4096 || source.includes("\u0000")) return false;
   if (typeof session !== "string" || nameProblem(session) !== undefined) return false;
-  if (typeof path !== "string" || path.length > 4096) return false;
+  if (typeof path !== "string" || path.length > 4096 || path.includes("\u0000")) return false;
   if (!isCursor(start) || !isCursor(end) || !Array.isArray(entries)) return false;
   for (const item of entries) {
     if (!isPlain(item) || !hasOnly(item, 2) || !Object.hasOwn(item, "entry") || !isCursor(item.before)) return false;
@@ -71,6 +71,7 @@ function isEntry(e: unknown): boolean {
   if (!ROLES.has(role)) return false;
   if (typeof content !== "string" || !content.isWellFormed() || !withinBytes(content, CONTENT_MAX_BYTES)) return false;
   if (typeof idem_key !== "string" || !idem_key.isWellFormed() || idem_key.length === 0 || !withinBytes(idem_key, IDEM_KEY_MAX_BYTES)) return false;
+  if (idem_key.includes("\u0000")) return false;
   if (meta === undefined) return true;
   if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return false;
   const bound = jsonBound(meta, 0);

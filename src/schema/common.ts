@@ -74,8 +74,21 @@ export const Prefix = z.string().superRefine((s, ctx) => {
   if (problem) ctx.addIssue({ code: "custom", message: problem });
 });
 
-/** An idempotency key: 1–255 bytes. */
-export const IdemKey = utf8String({ min: 1, max: IDEM_KEY_MAX_BYTES });
+/**
+ * Refuses U+0000 in a name, key or cursor: PostgreSQL's text cannot hold it
+ * (DESIGN.md 12), and a name one engine refuses is refused by every engine,
+ * with the same error. Text a user stores (content, values, meta, link text)
+ * keeps its NULs instead (src/store/postgres/nul.ts).
+ */
+export function refuseNul(s: string, ctx: z.RefinementCtx): void {
+  if (s.includes("\u0000")) ctx.addIssue({ code: "custom", message: "must not contain U+0000 (NUL)" });
+}
+
+/** An idempotency key: 1–255 bytes, no NUL. */
+export const IdemKey = utf8String({ min: 1, max: IDEM_KEY_MAX_BYTES }).superRefine(refuseNul);
+
+/** A name cursor (the `next` of a listing's previous page): at most 1,024 characters, no NUL (no name holds one). */
+export const NameCursor = z.string().max(1024).superRefine(refuseNul);
 
 /** A log sequence number: a positive safe integer. */
 export const Lsn = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);

@@ -15,7 +15,7 @@ import {
   TITLE_MAX_BYTES,
   URL_MAX_BYTES,
 } from "../limits.ts";
-import { AfterLsn, Digest, IdemKey, Limit, Lsn, Name, Prefix, Role, jsonValue, utf8String } from "./common.ts";
+import { AfterLsn, Digest, IdemKey, Limit, Lsn, Name, NameCursor, Prefix, Role, jsonValue, refuseNul, utf8String } from "./common.ts";
 import { Entry } from "./entry.ts";
 
 // One entry of an append: in a module of its own, so the capture batch's schema has it without building every operation's.
@@ -38,7 +38,7 @@ export const ReadInput = z.strictObject({
 /** sessions: list sessions by name. */
 export const SessionsInput = z.strictObject({
   prefix: Prefix.optional().describe("only sessions whose name starts with this"),
-  after: z.string().max(1024).optional().describe("return sessions named after this (the `next` of the previous page)"),
+  after: NameCursor.optional().describe("return sessions named after this (the `next` of the previous page)"),
   limit: Limit.optional().describe("page size, 1 to 1000, default 100"),
 });
 
@@ -83,7 +83,7 @@ export const FactGetInput = z.strictObject({
 /** fact_list: current facts by key. */
 export const FactListInput = z.strictObject({
   prefix: Prefix.optional().describe("only keys starting with this"),
-  after: z.string().max(1024).optional().describe("return keys after this (the `next` of the previous page)"),
+  after: NameCursor.optional().describe("return keys after this (the `next` of the previous page)"),
   limit: Limit.optional().describe("page size, 1 to 1000, default 100"),
 });
 
@@ -174,7 +174,7 @@ export const ActivityInput = z.strictObject({
 
 /** object_put metadata (the bytes travel beside it). */
 export const ObjectPutMeta = z.strictObject({
-  name: utf8String({ max: 255 }).optional().describe("a file name to remember with the object"),
+  name: utf8String({ max: 255 }).superRefine(refuseNul).optional().describe("a file name to remember with the object"),
   type: z
     .string()
     .max(255)

@@ -1,8 +1,8 @@
 /** What every engine checks of an imported record's payload before restoring it. */
 import { ZeroDbError } from "../errors.ts";
 import { CLOCK_SKEW_MAX_MS, LSN_RESTORE_MAX } from "../limits.ts";
-import { Digest, Name, Tenant } from "../schema/common.ts";
-import { Entry, FactSetInput, LinkAddInput } from "../schema/ops.ts";
+import { Digest, IdemKey, Name, Tenant } from "../schema/common.ts";
+import { Entry, FactSetInput, LinkAddInput, ObjectPutMeta } from "../schema/ops.ts";
 import { parseInput } from "../schema/parse.ts";
 import type { TapeRecord } from "../schema/tape.ts";
 
@@ -23,6 +23,8 @@ export function checkPayload(rec: TapeRecord, at: string): void {
     if (rec.forgotten_by <= rec.lsn) throw new ZeroDbError("invalid_input", `${at}: forgotten_by must be greater than lsn`, { field: `${at}.forgotten_by` });
     return;
   }
+  // A key or an object name every engine can hold (no NUL: src/schema/common.ts refuseNul).
+  if (rec.idem_key !== undefined) parseInput(IdemKey, rec.idem_key, `${at}.idem_key`);
   switch (rec.kind) {
     case "turn":
       parseInput(Entry, { role: rec.role, content: rec.content, ...(Object.keys(rec.meta).length ? { meta: rec.meta } : {}) }, at);
@@ -36,6 +38,7 @@ export function checkPayload(rec: TapeRecord, at: string): void {
       return;
     case "object":
       parseInput(Digest, rec.object, `${at}.object`);
+      if (rec.name !== null) parseInput(ObjectPutMeta, { name: rec.name }, at);
       return;
     case "forget":
       return;

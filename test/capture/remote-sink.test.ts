@@ -6,6 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { remoteSink } from "../../src/capture/remote-sink.ts";
+import { ZeroDbError } from "../../src/errors.ts";
+import type { Memory } from "../../src/store/types.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { tempDir } from "../helpers.ts";
 import { BATCH_SESSION, lineBatch as batch } from "./_batches.ts";
@@ -50,6 +52,30 @@ describe("remote sink (cursor files + idempotency keys)", () => {
     await memory.append({ session: "proj-00000000/abc", entries: [{ role: "user", content: "line 4", meta: { position: 4 }, idem_key: "sid:4:0" }] });
     expect(await sink.commit(changed)).toEqual({ status: "committed", appended: 1, skipped: 5, cursor: { offset: 60, position: 6, chunk: 0 } });
     expect(await contents(store)).toEqual(["line 3", "line 4", "line 5"]);
+    store.close();
+  });
+
+  test("issue 29: a line the server refuses as it is never stalls the session; every other line goes in", async () => {
+    using dir = tempDir();
+    const store = openSqliteStore(join(dir.path, "server"));
+    const local = store.memory("local");
+    // A server of another release that cannot take line 2 (an older team server once answered a NUL so, as a 500).
+    const refusing: Memory = {
+      ...local,
+      append: async (input) => {
+        const i = input.entries.findIndex((e) => e.content === "line 2");
+        if (i >= 0) throw new ZeroDbError("invalid_input", `entries.${i}.content: refused`, { field: `entries.${i}.content` });
+        return local.append(input);
+      },
+    };
+    const sink = remoteSink(refusing, join(dir.path, "cursors"));
+    expect(await sink.commit(batch(0, 5))).toEqual({ status: "committed", appended: 4, skipped: 1, cursor: { offset: 50, position: 5, chunk: 0 } });
+    expect(await sink.commit(batch(5, 7))).toEqual({ status: "committed", appended: 2, skipped: 0, cursor: { offset: 70, position: 7, chunk: 0 } });
+    expect(await contents(store)).toEqual(["line 0", "line 1", "line 3", "line 4", "line 5", "line 6"]);
+    // Anything else (the server down, a fault of its own) fails the run and leaves the cursor for the next one.
+    const down: Memory = { ...local, append: async () => Promise.reject(new ZeroDbError("internal", "internal error")) };
+    await expect(remoteSink(down, join(dir.path, "cursors")).commit(batch(7, 8))).rejects.toMatchObject({ code: "internal" });
+    expect((await sink.cursor("sid"))?.position).toBe(7);
     store.close();
   });
 });

@@ -5,6 +5,7 @@
 import type { SQL } from "bun";
 import { ZeroDbError } from "../../errors.ts";
 import { idemDigest as sharedIdemDigest } from "../hashes.ts";
+import { encodeJson, encodeText } from "./nul.ts";
 import { wordsOf } from "./words.ts";
 
 /** A query runner: the pool or a transaction. */
@@ -46,12 +47,24 @@ export async function lockLsns(tx: Q): Promise<{ next(): number; release(): Prom
   };
 }
 
+/**
+ * A row's text and data as the columns hold them (NUL encoded, nul.ts) and
+ * its word index, made from the text as given.
+ */
+function columns(row: NewRow): { text: string | null; data: string | null; words: string | null } {
+  return {
+    text: row.text === null ? null : encodeText(row.text),
+    data: row.data === null ? null : encodeJson(JSON.stringify(row.data)),
+    words: row.text === null ? null : wordsOf(row.text),
+  };
+}
+
 /** Inserts one tape row at `lsn`, with its word index. */
 export async function insertRow(tx: Q, lsn: number, row: NewRow): Promise<void> {
-  const words = row.text === null ? null : wordsOf(row.text);
+  const { text, data, words } = columns(row);
   await tx`INSERT INTO tape (lsn, tenant, kind, ts, subject, idem_key, op_hash, content_hash, bytes, text, data, sclass, words)
     VALUES (${lsn}, ${row.tenant}, ${row.kind}, ${row.ts}, ${row.subject}, ${row.idemKey}, ${row.opHash ? Buffer.from(row.opHash) : null},
-      ${row.contentHash ? Buffer.from(row.contentHash) : null}, ${row.bytes}, ${row.text}, ${row.data === null ? null : JSON.stringify(row.data)}::text::jsonb,
+      ${row.contentHash ? Buffer.from(row.contentHash) : null}, ${row.bytes}, ${text}, ${data}::text::jsonb,
       ${row.sclass}, ${words}::tsvector)`;
 }
 
@@ -70,10 +83,9 @@ export async function insertRows(tx: Q, rows: { lsn: number; row: NewRow }[]): P
     return `$${values.length}`;
   };
   const tuples = rows.map(({ lsn, row }) => {
-    const words = row.text === null ? null : wordsOf(row.text);
-    const data = row.data === null ? null : JSON.stringify(row.data);
+    const { text, data, words } = columns(row);
     return `(${at(lsn)}::bigint, ${at(row.tenant)}, ${at(row.kind)}, ${at(row.ts)}::bigint, ${at(row.subject)}, ${at(row.idemKey)}, ${at(row.opHash ? Buffer.from(row.opHash) : null)}::bytea,
-      ${at(row.contentHash ? Buffer.from(row.contentHash) : null)}::bytea, ${at(row.bytes)}::bigint, ${at(row.text)}, ${at(data)}::text::jsonb, ${at(row.sclass)}::int, ${at(words)}::tsvector)`;
+      ${at(row.contentHash ? Buffer.from(row.contentHash) : null)}::bytea, ${at(row.bytes)}::bigint, ${at(text)}, ${at(data)}::text::jsonb, ${at(row.sclass)}::int, ${at(words)}::tsvector)`;
   });
   await tx.unsafe(`INSERT INTO tape (${COLUMNS}) VALUES ${tuples.join(", ")}`, values);
 }

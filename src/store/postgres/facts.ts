@@ -7,6 +7,7 @@ import type { Fact, FactListResult, WriteResult } from "../../schema/results.ts"
 import { BOOKKEEPING_FACTS, listsBookkeeping, prefixEnd } from "../ranges.ts";
 import { type Q, insertRow, writeOnce } from "./_tape.ts";
 import { opHash } from "../hashes.ts";
+import { decodeJson } from "./nul.ts";
 
 /** Sets a fact: a new tape row, and the current pointer moves to it. */
 export function factSet(sql: Q, tenant: string, input: FactSetInput): Promise<WriteResult> {
@@ -35,7 +36,7 @@ export function factSet(sql: Q, tenant: string, input: FactSetInput): Promise<Wr
 export async function factGet(sql: Q, tenant: string, input: FactGetInput): Promise<Fact> {
   const [row] = await sql`SELECT f.key, f.lsn, t.data FROM facts f JOIN tape t ON t.lsn = f.lsn WHERE f.tenant = ${tenant} AND f.key = ${input.key}`;
   if (!row) throw notFound(`no fact with key ${JSON.stringify(input.key)}`, "key");
-  return { key: row.key, value: row.data.value, lsn: Number(row.lsn) };
+  return { key: row.key, value: decodeJson(row.data.value), lsn: Number(row.lsn) };
 }
 
 /** Current facts in key order (bytes), paged. */
@@ -52,7 +53,7 @@ export async function factList(sql: Q, tenant: string, input: FactListInput): Pr
     ORDER BY f.key LIMIT ${limit + 1}`;
   const facts = rows
     .slice(0, limit)
-    .map((r: { key: string; lsn: string; data: { value: unknown } }) => ({ key: r.key, value: r.data.value, lsn: Number(r.lsn) }));
+    .map((r: { key: string; lsn: string; data: { value: unknown } }) => ({ key: r.key, value: decodeJson(r.data.value), lsn: Number(r.lsn) }));
   return { facts, next: rows.length > limit ? facts[facts.length - 1]!.key : null };
 }
 

@@ -6,7 +6,7 @@
  * kept only as its digest (I3). The forget record holds the count and the
  * hidden LSNs as ranges, never the selector (a session name says what was
  * forgotten), as the SQLite engine's does. What PostgreSQL itself keeps of
- * the old row versions (dead tuples until VACUUM FULL, WAL) is in the README.
+ * the old row versions (dead tuples until VACUUM FULL, WAL) is in docs/team-server.md.
  */
 import type { ForgetInput, Selector } from "../../schema/ops.ts";
 import type { ForgetResult } from "../../schema/results.ts";

@@ -8,6 +8,7 @@ import type { ActivityInput, FactHistoryInput, LinkListInput } from "../../schem
 import type { ActivityResult, FactHistoryResult, LinkListResult } from "../../schema/results.ts";
 import { DAY_MS, dayName, firstDay, pageTake } from "../history-page.ts";
 import { type Q, isoTime } from "./_tape.ts";
+import { decodeJson, encodeText } from "./nul.ts";
 
 /** An LSN above every LSN: `before` when the caller gave none. */
 const TOP = Number.MAX_SAFE_INTEGER;
@@ -16,7 +17,8 @@ const TOP = Number.MAX_SAFE_INTEGER;
 export function linkList(sql: Q, tenant: string, input: LinkListInput): Promise<LinkListResult> {
   const limit = input.limit ?? PAGE_DEFAULT;
   const before = input.before ?? TOP;
-  const prefix = input.prefix ?? null;
+  // The URL as data holds it: the encoding is a prefix code, so a prefix of the URL is a prefix of its encoding (nul.ts).
+  const prefix = input.prefix === undefined ? null : encodeText(input.prefix);
   return sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", async (tx): Promise<LinkListResult> => {
     // A link has no subject: the tape_subject index (tenant, 'link', NULL, lsn) walks them newest first.
     const sizes = await tx`SELECT lsn, bytes FROM tape
@@ -32,13 +34,10 @@ export function linkList(sql: Q, tenant: string, input: LinkListInput): Promise<
       WHERE tenant = ${tenant} AND kind = 'link' AND subject IS NULL AND forgotten_by IS NULL AND lsn < ${before} AND lsn >= ${sizes[take - 1].lsn}
         AND (${prefix}::text IS NULL OR starts_with(data->>'url', ${prefix}::text))
       ORDER BY lsn DESC`;
-    const links = rows.map((r: { lsn: string; ts: string; data: { url: string; title?: string | null; note?: string | null } }) => ({
-      lsn: Number(r.lsn),
-      url: r.data.url,
-      title: r.data.title ?? null,
-      note: r.data.note ?? null,
-      ts: isoTime(r.ts),
-    }));
+    const links = rows.map((r: { lsn: string; ts: string; data: { url: string; title?: string | null; note?: string | null } }) => {
+      const d = decodeJson(r.data);
+      return { lsn: Number(r.lsn), url: d.url, title: d.title ?? null, note: d.note ?? null, ts: isoTime(r.ts) };
+    });
     return { links, next: take < sizes.length ? links[links.length - 1]!.lsn : null };
   });
 }
@@ -60,7 +59,7 @@ export function factHistory(sql: Q, tenant: string, input: FactHistoryInput): Pr
       WHERE tenant = ${tenant} AND kind = 'fact' AND subject = ${input.key} AND forgotten_by IS NULL AND lsn < ${before} AND lsn >= ${sizes[take - 1].lsn}
       ORDER BY lsn DESC`;
     const values = rows.map((r: { lsn: string; ts: string; data: { value: unknown } }) => ({
-      value: r.data.value,
+      value: decodeJson(r.data.value),
       lsn: Number(r.lsn),
       ts: isoTime(r.ts),
     }));

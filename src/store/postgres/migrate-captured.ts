@@ -59,7 +59,8 @@ export async function rerenderCaptured(tx: SQL): Promise<number> {
       const r = await rerenderRow(tx, row, { owned, tools });
       if (r === undefined) continue;
       const json = JSON.stringify({ role: r.role, meta: r.meta });
-      // PostgreSQL's text cannot hold U+0000 (DESIGN.md 12): such a row stays as it was stored.
+      // Migration 4 runs before migration 5 encodes NUL (nul.ts), on rows stored as written:
+      // a rendering that would hold U+0000 cannot be stored as such, so that row stays as it was.
       if (r.content.includes("\u0000") || json.includes("\\u0000")) continue;
       const update: Updated = {
         lsn: row.lsn,

@@ -10,6 +10,8 @@ import m001 from "./migrations/001_init.sql" with { type: "text" };
 import m002 from "./migrations/002_blobs.sql" with { type: "text" };
 import m003 from "./migrations/003_postings.sql" with { type: "text" };
 import m004 from "./migrations/004_agent_progress.sql" with { type: "text" };
+import m005 from "./migrations/005_nul.sql" with { type: "text" };
+import m006 from "./migrations/006_no_value_statistics.sql" with { type: "text" };
 import { rerenderCaptured } from "./migrate-captured.ts";
 
 /** One numbered migration: its SQL, then, where SQL cannot do it, a step in code in the same transaction. */
@@ -25,6 +27,10 @@ export const MIGRATIONS: readonly Migration[] = [
   { sql: m003 },
   // Claude Code's subagent progress lines as the messages they carry, stored once; compaction as kind summary.
   { sql: m004, after: rerenderCaptured },
+  // Text and data hold U+0000 encoded (nul.ts): the noncharacters the encoding uses, escaped in older rows.
+  { sql: m005 },
+  // No value statistics of columns holding user text: pg_stats would show them, forgotten ones too.
+  { sql: m006 },
 ];
 
 /** The advisory lock key migrations hold (any constant; "zerodb" in ASCII). */

@@ -18,6 +18,7 @@ import type { ObjectBody } from "../types.ts";
 import { type Q, insertRow, lockLsns, priorWrite } from "./_tape.ts";
 import { opHash } from "../hashes.ts";
 import { discardUpload, publish, readChunks, reapIdleUploads, uploadChunks } from "./blobs.ts";
+import { decodeJson } from "./nul.ts";
 
 /** The media type of an object put without one. */
 const DEFAULT_TYPE = "application/octet-stream";
@@ -150,5 +151,7 @@ export async function adoptLocalBlobs(sql: Q, dataDir: string, maxBytes = OBJECT
 }
 
 function toInfo(row: { lsn: string; subject: string; data: { size: number; type: string; name?: string | null } }): ObjectInfo {
-  return { object: row.subject, size: Number(row.data.size), type: row.data.type, name: row.data.name ?? null, lsn: Number(row.lsn) };
+  // A name holds no NUL (refused), but may hold the noncharacters NUL's encoding escapes.
+  const data = decodeJson(row.data);
+  return { object: row.subject, size: Number(data.size), type: data.type, name: data.name ?? null, lsn: Number(row.lsn) };
 }

@@ -8,6 +8,7 @@ import { SearchClass } from "../../search/classify.ts";
 import type { Term } from "../../search/query.ts";
 import type { SearchInput } from "../../schema/ops.ts";
 import { prefixEnd } from "../ranges.ts";
+import { encodeText } from "./nul.ts";
 import { termQuery } from "./words.ts";
 
 /** Positional parameters for one statement. */
@@ -33,9 +34,9 @@ export function filterSql(p: Params, tenant: string, input: SearchInput): string
   return where.join(" AND ");
 }
 
-/** A LIKE pattern that matches `s` anywhere, its wildcards escaped. */
+/** A LIKE pattern that matches `s` anywhere in a row's text as stored (NUL's encoding, nul.ts), its wildcards escaped. */
 export function anywhere(s: string): string {
-  return `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${encodeText(s).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** Whether the trigram index can look for a term: one token of three characters or more. */

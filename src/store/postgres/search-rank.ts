@@ -11,6 +11,7 @@ import { DEEP_CHARS, NEIGHBOUR_CHARS, Ranking, type RowText, WINDOW_CHARS } from
 import type { Term } from "../../search/query.ts";
 import type { SearchInput } from "../../schema/ops.ts";
 import type { SearchHit } from "../../schema/results.ts";
+import { decodeJson, decodeText } from "./nul.ts";
 import { Params, filterSql } from "./search-filter.ts";
 
 /** Stage 1's outcome: the rows to read and rank, best first, the terms' idfs, and which rows hold which terms. */
@@ -47,7 +48,7 @@ export async function rankRows(tx: SQL, tenant: string, input: SearchInput, term
 
 /** A row of the tape as the pipeline reads it. */
 function rowText(row: Record<string, unknown>): RowText {
-  const data = (row.data ?? {}) as { role?: RowText["role"]; url?: string; meta?: unknown };
+  const data = decodeJson((row.data ?? {}) as { role?: RowText["role"]; url?: string; meta?: unknown });
   return {
     lsn: Number(row.lsn),
     kind: row.kind as RowText["kind"],
@@ -56,7 +57,7 @@ function rowText(row: Record<string, unknown>): RowText {
     ...(data.url !== undefined ? { url: data.url } : {}),
     ...(data.meta !== undefined ? { meta: data.meta } : {}),
     sclass: Number(row.sclass),
-    win: row.win as string,
+    win: decodeText(row.win as string),
     bytes: Number(row.bytes),
   };
 }

@@ -13,6 +13,7 @@ import { linkText } from "./facts.ts";
 import { lsnRanges } from "../ranges.ts";
 import { contentHash } from "../hashes.ts";
 import { checkPayload } from "../import-check.ts";
+import { decodeJson, decodeText } from "./nul.ts";
 
 /** Rows read per round trip while exporting. */
 const PAGE = 1000;
@@ -70,10 +71,10 @@ function toRecord(row: Record<string, unknown>): TapeRecord {
     ...(row.idem_key !== null ? { idem_key: row.idem_key as string } : {}),
     ...(row.op_hash ? { op_hash: Buffer.from(row.op_hash as Uint8Array).toString("hex") } : {}),
   };
-  const data = row.data as RowData;
+  const data = decodeJson(row.data as RowData);
   switch (kind) {
     case "turn":
-      return { ...base, kind: "turn", session: row.subject as string, role: data.role, content: row.text as string, meta: data.meta ?? {} };
+      return { ...base, kind: "turn", session: row.subject as string, role: data.role, content: decodeText(row.text as string), meta: data.meta ?? {} };
     case "fact":
       return { ...base, kind: "fact", key: row.subject as string, value: data.value };
     case "forget":

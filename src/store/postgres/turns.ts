@@ -7,6 +7,7 @@ import { prefixEnd } from "../ranges.ts";
 import { ZeroDbError } from "../../errors.ts";
 import { type NewRow, type Q, insertRows, isoTime, lockLsns, priorWrites } from "./_tape.ts";
 import { contentHash, opHash } from "../hashes.ts";
+import { decodeJson, decodeText } from "./nul.ts";
 
 /** Appends a batch in one transaction holding the LSN lock: all entries or none. */
 export async function append(sql: Q, tenant: string, input: AppendInput): Promise<AppendResult> {
@@ -87,12 +88,12 @@ export async function appendIn(tx: Q, tenant: string, session: string, prepared:
 
 /** Turns a tape row of kind turn into the Turn shape. */
 export function rowToTurn(row: Record<string, unknown>): Turn {
-  const data = row.data as { role: Turn["role"]; meta?: Record<string, unknown> };
+  const data = decodeJson(row.data as { role: Turn["role"]; meta?: Record<string, unknown> });
   return {
     lsn: Number(row.lsn),
     session: row.subject as string,
     role: data.role,
-    content: row.text as string,
+    content: decodeText(row.text as string),
     meta: data.meta ?? {},
     ...(row.idem_key ? { idem_key: row.idem_key as string } : {}),
     ts: isoTime(row.ts as string),

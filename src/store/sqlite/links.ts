@@ -42,12 +42,14 @@ interface LinkRow {
  * The tenant's live links, newest first, before an LSN; with `prefix`, only
  * URLs that start with it. A link row has no subject, so the tape_subject
  * index (tenant, 'link', NULL, lsn) walks them newest first; both statements
- * run in one read transaction (one snapshot, I4).
+ * run in one read transaction (one snapshot, I4). The prefix is compared as
+ * UTF-8 bytes: SQLite's length() and substr() of text stop at a NUL
+ * (https://sqlite.org/lang_corefunc.html#length), a blob's do not.
  */
 export function linkList(db: Database, tenant: string, input: LinkListInput): LinkListResult {
   const limit = input.limit ?? PAGE_DEFAULT;
   const where = `tenant = ? AND kind = 'link' AND subject IS NULL AND forgotten_by IS NULL AND lsn < ?
-    AND (? IS NULL OR substr(json_extract(data, '$.url'), 1, length(?)) = ?)`;
+    AND (? IS NULL OR substr(CAST(json_extract(data, '$.url') AS BLOB), 1, length(CAST(? AS BLOB))) = CAST(? AS BLOB))`;
   const params = [tenant, input.before ?? Number.MAX_SAFE_INTEGER, input.prefix ?? null, input.prefix ?? null, input.prefix ?? null];
   return db
     .transaction((): LinkListResult => {

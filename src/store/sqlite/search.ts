@@ -103,6 +103,7 @@ function windows(db: Database, lsns: number[], chars: number): RowText[] {
        FROM tape WHERE lsn IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify(lsns)) as { lsn: number; kind: "turn" | "link"; subject: string | null; data: string; sclass: number; bytes: number; win: string }[];
+  windowsPastNul(db, rows, chars);
   return rows.map((r) => {
     const data = JSON.parse(r.data) as { role?: RowText["role"]; url?: string; meta?: unknown };
     return {
@@ -117,6 +118,40 @@ function windows(db: Database, lsns: number[], chars: number): RowText[] {
       bytes: r.bytes,
     };
   });
+}
+
+/**
+ * substr() of text stops at a NUL (it walks the text as a C string), so a
+ * window shorter than asked for that is not the whole text was cut by one
+ * (issue 29): those rows are read again as bytes, as many as `chars`
+ * characters can take, and cut to `chars` characters here.
+ */
+function windowsPastNul(db: Database, rows: { lsn: number; bytes: number; win: string }[], chars: number): void {
+  const cut = rows.filter((r) => r.win !== null && fewerCharacters(r.win, chars) && Buffer.byteLength(r.win, "utf8") < r.bytes);
+  if (cut.length === 0) return;
+  const bytes = db
+    .query(`SELECT lsn, substr(CAST(text AS BLOB), 1, ${chars * 4}) AS win FROM tape WHERE lsn IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(cut.map((r) => r.lsn))) as { lsn: number; win: Uint8Array }[];
+  const byLsn = new Map(bytes.map((b) => [b.lsn, b.win]));
+  const decoder = new TextDecoder();
+  for (const r of cut) r.win = firstCharacters(decoder.decode(byLsn.get(r.lsn)), chars);
+}
+
+/** Whether a string holds fewer than `n` characters (code points): a surrogate pair is one. */
+function fewerCharacters(s: string, n: number): boolean {
+  if (s.length < n) return true;
+  return s.length < 2 * n && s.length - (s.match(/[\uD800-\uDBFF]/g)?.length ?? 0) < n;
+}
+
+/** The first `n` characters (code points, as substr counts them) of a string; a character cut at the end of the bytes lies past them. */
+function firstCharacters(s: string, n: number): string {
+  if (s.length <= n) return s;
+  let i = 0;
+  for (let k = 0; k < n && i < s.length; k++) {
+    const c = s.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
+  }
+  return s.slice(0, i);
 }
 
 /** The LSNs of the live turns just before and after a turn in its session that the filter admits, nearest first. */

@@ -13,6 +13,7 @@ import { forgetCases } from "./_forget.ts";
 import { historyCases } from "./_history.ts";
 import { idempotencyCases } from "./_idempotency.ts";
 import { limitCases } from "./_limits.ts";
+import { nulCases } from "./_nul.ts";
 import { objectCases } from "./_objects.ts";
 import { redactCases } from "./_redact.ts";
 import { searchPhrasingCases } from "./_search-phrasings.ts";
@@ -49,6 +50,7 @@ export function runContract(name: string, factory: Factory): void {
       tenantCases,
       errorCases,
       limitCases,
+      nulCases,
       captureCases,
       transferCases,
       traceCases,

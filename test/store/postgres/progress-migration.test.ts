@@ -67,7 +67,7 @@ if (!server) {
       try {
         for (const [lsn, row] of old) await admin`UPDATE tape SET sclass = ${row.sclass} WHERE lsn = ${lsn}`;
         await admin`UPDATE zerodb_schema SET version = 3`;
-        expect(MIGRATIONS.length).toBe(4);
+        expect(MIGRATIONS.length).toBeGreaterThanOrEqual(4);
 
         const store = await openStore({ dataDir: dir.path, database: url });
         try {
