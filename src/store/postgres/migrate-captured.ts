@@ -41,7 +41,7 @@ interface Row {
  * Renders the candidate rows again, in `tx` (the migration's transaction),
  * BATCH rows per statement each way; returns how many were rewritten.
  */
-export async function rerenderCaptured(tx: SQL): Promise<number> {
+export async function rerenderCaptured(tx: SQL, onProgress?: (done: number, total: number) => void): Promise<number> {
   const lsns = ((await tx.unsafe(CANDIDATES)) as { lsn: string }[]).map((r) => r.lsn);
   const owned = new Map<string, boolean>();
   /** Tool names of the subagent tool calls rendered so far, per tenant and capture session. */
@@ -50,6 +50,7 @@ export async function rerenderCaptured(tx: SQL): Promise<number> {
   const deltas = new Map<string, { tenant: string; name: string; bytes: number }>();
   let rewritten = 0;
   for (let at = 0; at < lsns.length; at += BATCH) {
+    if (onProgress && at > 0) onProgress(at, lsns.length);
     const rows = (await tx.unsafe("SELECT lsn, tenant, subject, idem_key, text, data::text AS data FROM tape WHERE lsn = ANY($1::bigint[]) ORDER BY lsn", [
       lsns.slice(at, at + BATCH),
     ])) as Row[];
@@ -105,6 +106,7 @@ export async function rerenderCaptured(tx: SQL): Promise<number> {
     }
   }
   for (const d of deltas.values()) await tx`UPDATE sessions SET bytes = bytes + ${d.bytes} WHERE tenant = ${d.tenant} AND name = ${d.name}`;
+  if (lsns.length > 0) onProgress?.(lsns.length, lsns.length);
   return rewritten;
 }
 

@@ -17,7 +17,9 @@ import { rerenderCaptured } from "./migrate-captured.ts";
 /** One numbered migration: its SQL, then, where SQL cannot do it, a step in code in the same transaction. */
 export interface Migration {
   sql: string;
-  after?: (tx: SQL) => Promise<unknown>;
+  after?: (tx: SQL, onProgress?: (done: number, total: number) => void) => Promise<unknown>;
+  /** What its step does, as its progress names it. */
+  progress?: string;
 }
 
 /** Numbered migrations; index i brings the schema to version i + 1. */
@@ -26,7 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { sql: m002 },
   { sql: m003 },
   // Claude Code's subagent progress lines as the messages they carry, stored once; compaction as kind summary.
-  { sql: m004, after: rerenderCaptured },
+  { sql: m004, after: rerenderCaptured, progress: "subagent messages and summaries" },
   // Text and data hold U+0000 encoded (nul.ts): the noncharacters the encoding uses, escaped in older rows.
   { sql: m005 },
   // No value statistics of columns holding user text: pg_stats would show them, forgotten ones too.
@@ -36,8 +38,12 @@ export const MIGRATIONS: readonly Migration[] = [
 /** The advisory lock key migrations hold (any constant; "zerodb" in ASCII). */
 const MIGRATE_LOCK = 0x7a65726f6462;
 
-/** Brings the database to the newest schema, or throws `incompatible` when it is newer than this build. */
-export async function migrate(sql: SQL): Promise<void> {
+/**
+ * Brings the database to the newest schema, or throws `incompatible` when it
+ * is newer than this build. A long step reports its progress, as the SQLite
+ * engine's do (what, how far, out of how many).
+ */
+export async function migrate(sql: SQL, onProgress?: (what: string, done: number, total: number) => void): Promise<void> {
   await sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATE_LOCK})`;
     await tx`CREATE TABLE IF NOT EXISTS zerodb_schema (id int PRIMARY KEY CHECK (id = 1), version int NOT NULL)`;
@@ -50,7 +56,8 @@ export async function migrate(sql: SQL): Promise<void> {
     for (let v = current; v < MIGRATIONS.length; v++) {
       const m = MIGRATIONS[v]!;
       await tx.unsafe(m.sql);
-      await m.after?.(tx);
+      const what = `migration ${v + 1}: ${m.progress ?? "schema"}`;
+      await m.after?.(tx, onProgress ? (done, total) => onProgress(what, done, total) : undefined);
     }
     await tx`INSERT INTO zerodb_schema (id, version) VALUES (1, ${MIGRATIONS.length}) ON CONFLICT (id) DO UPDATE SET version = excluded.version`;
   });

@@ -42,6 +42,8 @@ export interface PostgresStoreOptions {
   redact?: boolean;
   /** Connections in this process's pool. */
   maxConnections?: number;
+  /** Progress of long migrations: what, how far, out of how many. */
+  onProgress?: (what: string, done: number, total: number) => void;
 }
 
 /** Opens (migrating if needed) the store in a PostgreSQL database. */
@@ -56,7 +58,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     connection: { synchronous_commit: "on", default_transaction_isolation: "read committed", application_name: "zerodb" },
   });
   try {
-    await migrate(sql);
+    await migrate(sql, opts.onProgress);
   } catch (err) {
     await sql.close().catch(() => {});
     throw fromPgError(err, shown);

@@ -69,8 +69,13 @@ if (!server) {
         await admin`UPDATE zerodb_schema SET version = 3`;
         expect(MIGRATIONS.length).toBeGreaterThanOrEqual(4);
 
-        const store = await openStore({ dataDir: dir.path, database: url });
+        const progress: [string, number, number][] = [];
+        const store = await openStore({ dataDir: dir.path, database: url, onProgress: (what, done, total) => progress.push([what, done, total]) });
         try {
+          // The step says how far it is, as SQLite's migration 8 does.
+          expect(progress.at(-1)?.[0]).toBe("migration 4: subagent messages and summaries");
+          expect(progress.at(-1)?.[1]).toBe(progress.at(-1)?.[2]);
+          expect(progress.at(-1)![2]).toBeGreaterThan(0);
           const m = store.memory("local");
           const lsns = async (query: string, include_noise = false) => (await m.search({ query, include_noise })).hits.map((h) => h.lsn).sort((a, b) => a - b);
           expect(await lsns("zqxretrybudget", true)).toEqual([27]);
