@@ -6,11 +6,15 @@
  * entropy check, credentials in URLs, headers and command lines, private
  * keys and card numbers. Names, users and hosts around a secret are kept.
  */
+import { escapedViews } from "./redact/escapes.ts";
+import { findAll, settle } from "./redact/find.ts";
 import { RULES } from "./redact/rules.ts";
-import { scan } from "./redact/scan.ts";
+import type { Hit } from "./redact/types.ts";
 import { redactJson } from "./redact/value.ts";
 
 const PRIVATE = /<private>[\s\S]*?(?:<\/private>|$)/gi;
+/** `<private>` as written, or escaped the way JSON encoders write `<` (`\u003c`). */
+const PRIVATE_OPEN = /<private>|\\u003cprivate/i;
 
 /** The outcome of redacting one text. */
 export interface Redacted {
@@ -21,31 +25,49 @@ export interface Redacted {
   kinds: string[];
 }
 
-/** Removes `<private>` spans and replaces secrets with `[redacted:<kind>]`; a marker already there is kept and not counted. */
+/**
+ * Removes `<private>` spans and replaces secrets with `[redacted:<kind>]`; a
+ * marker already there is kept and not counted. Escaped text (`\n`, `\"`,
+ * `\u003d`, and the same escaped again) is scanned as what it decodes to,
+ * and the markers keep its escaping valid.
+ */
 export function redact(text: string): Redacted {
   let count = 0;
   const kinds = new Set<string>();
-  const open = text.search(/<private>/i);
-  if (open >= 0) {
-    text =
-      text.slice(0, open) +
-      text.slice(open).replace(PRIVATE, () => {
-        count++;
-        kinds.add("private");
-        return "";
-      });
+  if (PRIVATE_OPEN.test(text)) {
+    const spans = privateSpans(text);
+    if (spans.length > 0) {
+      count += spans.length;
+      kinds.add("private");
+      text = replaceSpans(text, spans, () => "");
+    }
   }
-  const hits = scan(text, RULES);
+  const hits = findAll(text, RULES);
   if (hits.length === 0) return { text, redactions: count, kinds: [...kinds] };
+  for (const h of hits) kinds.add(h.kind);
+  return { text: replaceSpans(text, hits, (h) => `[redacted:${h.kind}]`), redactions: count + hits.length, kinds: [...kinds] };
+}
+
+/** The `<private>` spans of a text, as written and in each level of escaping it decodes to. */
+function privateSpans(text: string): Hit[] {
+  const found = (t: string) => [...t.matchAll(PRIVATE)].map((m) => ({ kind: "private", start: m.index, end: m.index + m[0].length }));
+  const spans = found(text);
+  const { views } = escapedViews(text);
+  if (views.length === 0) return spans;
+  for (const v of views) for (const h of found(v.text)) spans.push({ kind: h.kind, start: v.at[h.start]!, end: v.at[h.end]! });
+  return settle(spans, views);
+}
+
+/** `text` with each (sorted, disjoint) span replaced. */
+function replaceSpans(text: string, spans: Hit[], by: (h: Hit) => string): string {
   const parts: string[] = [];
   let at = 0;
-  for (const h of hits) {
-    parts.push(text.slice(at, h.start), `[redacted:${h.kind}]`);
-    kinds.add(h.kind);
+  for (const h of spans) {
+    parts.push(text.slice(at, h.start), by(h));
     at = h.end;
   }
   parts.push(text.slice(at));
-  return { text: parts.join(""), redactions: count + hits.length, kinds: [...kinds] };
+  return parts.join("");
 }
 
 /** The outcome of redacting a JSON value. */

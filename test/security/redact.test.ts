@@ -10,7 +10,7 @@ import { redact, redactValue } from "../../src/redact.ts";
 import { RULES } from "../../src/redact/rules.ts";
 import { anchorsOf } from "./_anchors.ts";
 import { base64, rand } from "../fixtures/redact/_rand.ts";
-import { type LookalikeRow, type SecretRow, lookalikes, score, secrets } from "../fixtures/redact/corpus.ts";
+import { type LookalikeRow, type SecretRow, escapedForms, lookalikes, score, secrets } from "../fixtures/redact/corpus.ts";
 import { build } from "../fixtures/redact/make.ts";
 
 const text = (t: string) => redact(t).text;
@@ -59,6 +59,60 @@ describe("the corpus", () => {
       return twice.text !== once.text || twice.redactions !== 0;
     });
     expect(ids(again)).toEqual([]);
+  });
+});
+
+describe("escaped text is scanned as it decodes (issue 29 item 3)", () => {
+  test("a .env printed inside a JSON string: both values gone, the JSON still parses", () => {
+    const out = text(String.raw`{"stdout": "# .env\nDB_PASSWORD=Zq9vN3kLm2Pw7x\nSECRET_KEY=k3J9xQm2Lp7vN3sW8yZ1bC6dF0gH\n"}`);
+    expect(out).toBe(String.raw`{"stdout": "# .env\nDB_PASSWORD=[redacted:assignment]\nSECRET_KEY=[redacted:assignment]\n"}`);
+    expect(JSON.parse(out)).toEqual({ stdout: "# .env\nDB_PASSWORD=[redacted:assignment]\nSECRET_KEY=[redacted:assignment]\n" });
+  });
+
+  test.each([
+    [String.raw`DB_PASSWORD\u003dZq9vN3kLm2Pw7x`, String.raw`DB_PASSWORD\u003d[redacted:assignment]`],
+    [String.raw`"{\"password\": \"Zq9vN3kLm2Pw7x\"}"`, String.raw`"{\"password\": \"[redacted:assignment]\"}"`],
+    [String.raw`"{\\\"password\\\": \\\"Zq9vN3kLm2Pw7x\\\"}"`, String.raw`"{\\\"password\\\": \\\"[redacted:assignment]\\\"}"`],
+    [String.raw`echo \"SECRET_KEY=k3J9xQm2Lp7vN3sW8yZ1bC6dF0gH\" \\n`, String.raw`echo \"SECRET_KEY=[redacted:assignment]\" \\n`],
+    [String.raw`{"prompt": "\u003cprivate\u003emy address\u003c/private\u003e hi"}`, `{"prompt": " hi"}`],
+  ])("%s", (input, expected) => {
+    expect(text(input)).toBe(expected);
+  });
+
+  const caught = secrets().filter((r) => !text(r.text).includes(r.value));
+  test.each(["escaped", "doubly escaped", "\\u escapes", "tool output"])(
+    "every corpus secret, %s: gone as it decodes, and the escaping still valid",
+    (form) => {
+      expect(caught.length).toBeGreaterThan(300);
+      const leaked = caught.flatMap((r) => {
+        const f = escapedForms(r.text).find((x) => x.form === form)!;
+        const out = text(f.escaped);
+        let decoded: string;
+        try {
+          decoded = f.decode(out);
+        } catch {
+          return [`${r.id}: no longer valid: ${out}`];
+        }
+        return decoded.includes(r.value) ? [`${r.id}: ${decoded}`] : [];
+      });
+      expect(leaked).toEqual([]);
+    },
+  );
+
+  test("every look-alike, in every escaped form, comes out byte for byte", () => {
+    const changed = lookalikes().flatMap((r) => escapedForms(r.text).flatMap((f) => (text(f.escaped) === f.escaped ? [] : [`${r.id} (${f.form})`])));
+    expect(changed).toEqual([]);
+  });
+
+  test("escaped text redacted twice changes nothing the second time", () => {
+    const again = secrets().flatMap((r) =>
+      escapedForms(r.text).flatMap((f) => {
+        const once = redact(f.escaped);
+        const twice = redact(once.text);
+        return twice.text === once.text && twice.redactions === 0 ? [] : [`${r.id} (${f.form})`];
+      }),
+    );
+    expect(again).toEqual([]);
   });
 });
 

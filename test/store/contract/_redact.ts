@@ -27,6 +27,21 @@ export function redactCases(factory: Factory): void {
       expect(hits.map((h) => h.url)).toEqual(["https://x-access-token:[redacted:github_token]@github.com/o/r"]);
     });
 
+    contractTest(factory, "escaped and doubly escaped text is redacted as it decodes, its JSON still valid (issue 29 item 3)", async ({ a }) => {
+      const escaped = JSON.stringify({ stdout: `# .env\nDB_PASSWORD=${PASSWORD}\ntoken ${GHP}\n` });
+      const doubly = JSON.stringify(escaped);
+      const r = await a.append({ session: "s", entries: [{ role: "tool", content: escaped, meta: { raw: doubly } }] });
+      expect(r.redacted).toBe(4);
+      expect((await a.factSet({ key: "printed", value: [doubly] })).redacted).toBe(2);
+      const [turn] = (await a.read({ session: "s" })).turns;
+      const stored = JSON.stringify([turn, (await a.factGet({ key: "printed" })).value]);
+      expect(stored).not.toContain(GHP);
+      expect(stored).not.toContain(PASSWORD);
+      const plain = "# .env\nDB_PASSWORD=[redacted:assignment]\ntoken [redacted:github_token]\n";
+      expect(JSON.parse(turn!.content)).toEqual({ stdout: plain });
+      expect(JSON.parse(JSON.parse((turn!.meta as { raw: string }).raw) as string)).toEqual({ stdout: plain });
+    });
+
     contractTest(factory, "an append with redact: false stores the text as given and its meta says redaction: off", async ({ a }) => {
       const r = await a.append({ session: "s", entries: [{ role: "note", content: `fixture ${GHP}` }], redact: false });
       expect(r.redacted).toBeUndefined();
