@@ -70,6 +70,28 @@ function replaceSpans(text: string, spans: Hit[], by: (h: Hit) => string): strin
   return parts.join("");
 }
 
+/**
+ * The kind of the first secret shape in a name (a session name, fact key,
+ * idempotency key or object name), or undefined when it holds none; a marker
+ * already there is no secret. A name is an identity: redacting it would make
+ * two names one, so the doors refuse such a name rather than change it.
+ */
+export function secretInName(name: string): string | undefined {
+  if (PRIVATE_OPEN.test(name)) return "private";
+  // Each segment between `/` is read as a line of its own: `deploy/password=…` is an assignment, not a file's path.
+  return findAll(name.replaceAll("/", "\n"), RULES)[0]?.kind;
+}
+
+/**
+ * A name zerodb derives itself (a directory's base name, a transcript's
+ * id) with every secret shape in it replaced by its marker: the same name
+ * always gives the same result, and the caller keeps the name's identity by
+ * a digest beside it (DESIGN.md 7.2: the path hash of a project session).
+ */
+export function redactName(name: string): string {
+  return secretInName(name) === undefined ? name : redact(name).text;
+}
+
 /** The outcome of redacting a JSON value. */
 export interface RedactedValue {
   value: unknown;

@@ -127,6 +127,47 @@ describe("every door scans escaped text as it decodes (issue 29 item 3)", () => 
   }, 60_000);
 });
 
+describe("names holding a secret are refused on every door (issue 29 item 9)", () => {
+  test("CLI append --session, fact set, object put --name: exit 2, one line naming the field, nothing written", async () => {
+    using box = tempDir();
+    const cases: [string[], string][] = [
+      [["append", "--session", `proj/${GHP}`, "hello"], "session"],
+      [["fact", "set", `deploy/${GITLAB}`, "1"], "key"],
+    ];
+    const file = join(box.path, "notes.txt");
+    await Bun.write(file, "object bytes");
+    cases.push([["object", "put", file, "--name", `${HF}.txt`], "name"]);
+    for (const [args, field] of cases) {
+      const r = await runZ(args, { home: box.path });
+      expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: "" });
+      expect(r.stderr.trim().split("\n"), args.join(" ")).toHaveLength(1);
+      expect(r.stderr).toContain(`${field}: holds what looks like a secret`);
+      expect(r.stderr).not.toMatch(/ghp_|glpat-|hf_|\bat\s/);
+    }
+    const stats = await runJson<{ last_lsn: number }>(["stats"], { home: box.path });
+    expect(stats.last_lsn).toBe(0);
+  }, 60_000);
+
+  test("HTTP: a turn's session or idem_key holding a secret is a 400 naming the field", async () => {
+    using box = tempDir();
+    const token = await createToken(box.path, "t");
+    await using server = await startServer(box.path);
+    const h = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const post = async (body: unknown) => {
+      const res = await fetch(`${server.url}/v1/turns`, { method: "POST", headers: h, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as { error?: { code: string; field?: string } } };
+    };
+    expect(await post({ session: `proj/${GHP}`, entries: [{ role: "note", content: "x" }] })).toMatchObject({
+      status: 400,
+      body: { error: { code: "invalid_input", field: "session" } },
+    });
+    expect(await post({ session: "s", entries: [{ role: "note", content: "x", idem_key: `job-${GITLAB}` }] })).toMatchObject({
+      status: 400,
+      body: { error: { code: "invalid_input", field: "entries.0.idem_key" } },
+    });
+  }, 60_000);
+});
+
 describe("opting out is explicit and recorded (issue 14, item 2)", () => {
   test("append --no-redact stores the text as given, and its meta says redaction: off", async () => {
     using box = tempDir();
