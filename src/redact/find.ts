@@ -13,11 +13,11 @@ import type { Hit, Rule } from "./types.ts";
 /** Every hit over `text` and its decoded views, in the original's offsets, merged and sorted. */
 export function findAll(text: string, rules: readonly Rule[], escaped: Escaped = escapedViews(text)): Hit[] {
   const { views, inner } = escaped;
-  const raw = scan(text, rules, inner);
+  const raw = scan(text, rules, { skip: inner });
   if (views.length === 0) return raw;
   const all: Hit[] = [...raw];
   for (const { text: t, at, inner: deeper } of views) {
-    for (const h of scan(t, rules, deeper)) all.push({ kind: h.kind, start: at[h.start]!, end: at[h.end]! });
+    for (const h of scan(t, rules, { skip: deeper })) all.push({ kind: h.kind, start: at[h.start]!, end: at[h.end]! });
   }
   return settle(all, views);
 }

@@ -82,13 +82,20 @@ function anchorAt(text: string, at: number, anchor: string): boolean {
   return true;
 }
 
-/**
- * Every hit of every rule over `text`, overlaps merged, sorted by position;
- * markers already present are never hit. No anchored match starts inside
- * the `skip` ranges (sorted [start, end) pairs): escaped text whose decoded
- * form is scanned instead (escapes.ts).
- */
-export function scan(text: string, rules: readonly Rule[], skip: readonly number[] = NONE): Hit[] {
+/** Where a scan looks. */
+export interface ScanOptions {
+  /**
+   * Sorted [start, end) pairs where no anchored match starts: escaped text
+   * whose decoded form is scanned instead (escapes.ts). The rules with no
+   * anchor still run over all of it: what stands next to an escape
+   * (`\nMTk…` reads as one word) changes their word boundaries.
+   */
+  skip?: readonly number[];
+}
+
+/** Every hit of every rule over `text`, overlaps merged, sorted by position; markers already present are never hit. */
+export function scan(text: string, rules: readonly Rule[], opts: ScanOptions = {}): Hit[] {
+  const skip = opts.skip ?? NONE;
   let p = prepared.get(rules);
   if (!p) prepared.set(rules, (p = prepare(rules)));
   const found: Ranked[] = [];

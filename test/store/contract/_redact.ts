@@ -1,6 +1,7 @@
 /** Redaction on every write an engine takes (DESIGN.md 7.2; issue 14): the same on every engine and over HTTP. */
 import { describe, expect } from "bun:test";
 import type { Memory } from "../../../src/store/types.ts";
+import { escapedForms, secrets } from "../../fixtures/redact/corpus.ts";
 import { type Factory, contractTest, counts, failure } from "./_subject.ts";
 
 // Fake secrets: none is a real credential.
@@ -72,6 +73,38 @@ export function redactCases(factory: Factory): void {
       );
       expect((await a.sessions({})).sessions.map((s) => s.name)).toEqual([safe]);
     });
+
+    contractTest(
+      factory,
+      "every corpus secret, escaped and doubly escaped, in content and meta: gone as it decodes, still valid (issue 29 item 3)",
+      async ({ a }) => {
+        const forms = secrets().flatMap((r) => escapedForms(r.text).map((f) => ({ r, f })));
+        for (let i = 0; i < forms.length; i += 128) {
+          const batch = forms.slice(i, i + 128);
+          await a.append({ session: "corpus", entries: batch.map(({ f }) => ({ role: "tool", content: f.escaped, meta: { raw: f.escaped } })) });
+        }
+        const stored: Awaited<ReturnType<Memory["read"]>>["turns"] = [];
+        for (let after = 0; ; ) {
+          const page = await a.read({ session: "corpus", after, limit: 1000 });
+          stored.push(...page.turns);
+          if (page.next === null) break;
+          after = page.next;
+        }
+        expect(stored).toHaveLength(forms.length);
+        const leaked = forms.flatMap(({ r, f }, i) => {
+          const t = stored[i]!;
+          for (const text of [t.content, (t.meta as { raw: string }).raw]) {
+            try {
+              if (f.decode(text).includes(r.value)) return [`${r.id} (${f.form})`];
+            } catch {
+              return [`${r.id} (${f.form}): no longer valid`];
+            }
+          }
+          return [];
+        });
+        expect(leaked).toEqual([]);
+      },
+    );
 
     contractTest(factory, "an append with redact: false stores the text as given and its meta says redaction: off", async ({ a }) => {
       const r = await a.append({ session: "s", entries: [{ role: "note", content: `fixture ${GHP}` }], redact: false });
