@@ -63,11 +63,11 @@ export const NEARBY_RULES: Rule[] = [
   rule("twilio_auth_token", ["ac"], String.raw`\bAC[0-9a-f]{32}["']?(?:[ \t]*[,:;|][ \t]*|[ \t]+)["']?(?<s>[0-9a-f]{32})(?![0-9A-Za-z])`, {
     pick: (m) => (entropy(m.groups!.s!) >= 3 ? { kind: "twilio_auth_token", start: m.indices!.groups!.s![0], end: m.indices!.groups!.s![1] } : null),
   }),
-  // A Twilio API key (SK…), then its secret (32 alphanumerics), a word or two apart.
+  // A Twilio API key (SK…), then its secret (32 alphanumerics), right after it or a few words on ("with secret …").
   rule(
     "twilio_api_secret",
     ["sk"],
-    String.raw`\bSK[0-9a-fA-F]{32}["']?(?:[ \t]*[,:;|][ \t]*|[ \t]+)(?:(?:and[ \t]+)?(?:api[ \t_-]?)?secret[ \t]*[:=]?[ \t]*)?["']?(?<s>[A-Za-z0-9]{32})(?![A-Za-z0-9])`,
+    String.raw`\bSK[0-9a-fA-F]{32}["']?(?:[ \t]*[,:;|][ \t]*|[ \t]+)(?:(?:[A-Za-z]{1,10}[ \t]+){0,3}?secret[ \t]*[:=]?[ \t]*)?["']?(?<s>[A-Za-z0-9]{32})(?![A-Za-z0-9])`,
     {
       pick: (m) =>
         looksSecret(m.groups!.s!, "token") && !/^[0-9a-f]+$/.test(m.groups!.s!)
@@ -75,11 +75,11 @@ export const NEARBY_RULES: Rule[] = [
           : null,
     },
   ),
-  // A label alone on its line, the value alone on the next (blank lines between allowed).
+  // A label alone on its line, the value alone on the next (blank lines between allowed; quote, list or table markup as on the label's line).
   rule(
     "assignment",
     ["secret", "token", "key", "password"],
-    String.raw`(?<name>secret|token|key|password)[ \t]*:?[ \t]*\r?\n(?:[ \t]*\r?\n){0,2}[ \t]*["'\x60]?(?<s>[A-Za-z0-9/+_.=~-]{16,300})[ \t]*(?=\r?\n|$|["'\x60])`,
+    String.raw`(?<name>secret|token|key|password)[ \t]*:?[ \t]*\r?\n(?:[ \t]*(?:[>|][ \t]*)?\r?\n){0,2}[ \t]*(?:[-*>|][ \t]*)?["'\x60]?(?<s>[A-Za-z0-9/+_.=~-]{16,300})[ \t]*(?=\r?\n|$|["'\x60])`,
     { i: true, pick: pickLabelled },
   ),
 ];
