@@ -5,6 +5,7 @@
  */
 import { realpathSync } from "node:fs";
 import { basename, resolve } from "node:path";
+import { redactName } from "./redact.ts";
 import { sha256Hex } from "./util/hash.ts";
 
 /** Bytes the base name may take: 255 - "-" - 8 hex - "/" - 16 hex. */
@@ -42,11 +43,14 @@ export function realDir(dir: string): string {
 /**
  * The project session of a working directory: its base name cut to 229 bytes,
  * `-`, and 8 hex of SHA-256 of the full real path, so two checkouts named
- * `app` never share a session.
+ * `app` never share a session. A secret shape in the base name (a checkout
+ * named after a token) is replaced by its marker: the stores refuse a name
+ * holding one, and capture must never fail for a directory's name; the path
+ * hash keeps two such directories apart (issue 29 item 9).
  */
 export function projectSession(cwd: string): string {
   const real = realDir(cwd);
-  const base = cutUtf8(safeSegment(basename(real)), BASE_MAX_BYTES);
+  const base = cutUtf8(safeSegment(redactName(basename(real))), BASE_MAX_BYTES);
   return `${base}-${sha256Hex(real).slice(0, 8)}`;
 }
 

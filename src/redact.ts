@@ -6,11 +6,15 @@
  * entropy check, credentials in URLs, headers and command lines, private
  * keys and card numbers. Names, users and hosts around a secret are kept.
  */
+import { type Escaped, escapedViews } from "./redact/escapes.ts";
+import { findAll, settle } from "./redact/find.ts";
 import { RULES } from "./redact/rules.ts";
-import { scan } from "./redact/scan.ts";
+import type { Hit } from "./redact/types.ts";
 import { redactJson } from "./redact/value.ts";
 
 const PRIVATE = /<private>[\s\S]*?(?:<\/private>|$)/gi;
+/** A `<private>` tag; one literal is cheaper to look for than an alternation (a pass over every captured byte). */
+const PRIVATE_OPEN = /<private>/i;
 
 /** The outcome of redacting one text. */
 export interface Redacted {
@@ -21,31 +25,73 @@ export interface Redacted {
   kinds: string[];
 }
 
-/** Removes `<private>` spans and replaces secrets with `[redacted:<kind>]`; a marker already there is kept and not counted. */
+/**
+ * Removes `<private>` spans and replaces secrets with `[redacted:<kind>]`; a
+ * marker already there is kept and not counted. Escaped text (`\n`, `\"`,
+ * `\u003d`, and the same escaped again) is scanned as what it decodes to,
+ * and the markers keep its escaping valid.
+ */
 export function redact(text: string): Redacted {
   let count = 0;
   const kinds = new Set<string>();
-  const open = text.search(/<private>/i);
-  if (open >= 0) {
-    text =
-      text.slice(0, open) +
-      text.slice(open).replace(PRIVATE, () => {
-        count++;
-        kinds.add("private");
-        return "";
-      });
+  let escaped = escapedViews(text);
+  // In the text as written, or in what it decodes to (`\u003cprivate\u003e`, the way JSON encoders write `<`).
+  if (PRIVATE_OPEN.test(text) || escaped.views.some((v) => PRIVATE_OPEN.test(v.text))) {
+    const spans = privateSpans(text, escaped);
+    if (spans.length > 0) {
+      count += spans.length;
+      kinds.add("private");
+      text = replaceSpans(text, spans, () => "");
+      escaped = escapedViews(text);
+    }
   }
-  const hits = scan(text, RULES);
+  const hits = findAll(text, RULES, escaped);
   if (hits.length === 0) return { text, redactions: count, kinds: [...kinds] };
+  for (const h of hits) kinds.add(h.kind);
+  return { text: replaceSpans(text, hits, (h) => `[redacted:${h.kind}]`), redactions: count + hits.length, kinds: [...kinds] };
+}
+
+/** The `<private>` spans of a text, as written and in each level of escaping it decodes to. */
+function privateSpans(text: string, { views }: Escaped): Hit[] {
+  const found = (t: string) => [...t.matchAll(PRIVATE)].map((m) => ({ kind: "private", start: m.index, end: m.index + m[0].length }));
+  const spans = found(text);
+  if (views.length === 0) return spans;
+  for (const v of views) for (const h of found(v.text)) spans.push({ kind: h.kind, start: v.at[h.start]!, end: v.at[h.end]! });
+  return settle(spans, views);
+}
+
+/** `text` with each (sorted, disjoint) span replaced. */
+function replaceSpans(text: string, spans: Hit[], by: (h: Hit) => string): string {
   const parts: string[] = [];
   let at = 0;
-  for (const h of hits) {
-    parts.push(text.slice(at, h.start), `[redacted:${h.kind}]`);
-    kinds.add(h.kind);
+  for (const h of spans) {
+    parts.push(text.slice(at, h.start), by(h));
     at = h.end;
   }
   parts.push(text.slice(at));
-  return { text: parts.join(""), redactions: count + hits.length, kinds: [...kinds] };
+  return parts.join("");
+}
+
+/**
+ * The kind of the first secret shape in a name (a session name, fact key,
+ * idempotency key or object name), or undefined when it holds none; a marker
+ * already there is no secret. A name is an identity: redacting it would make
+ * two names one, so the doors refuse such a name rather than change it.
+ */
+export function secretInName(name: string): string | undefined {
+  if (PRIVATE_OPEN.test(name) || /\\u003cprivate/i.test(name)) return "private";
+  // Each segment between `/` is read as a line of its own: `deploy/password=…` is an assignment, not a file's path.
+  return findAll(name.replaceAll("/", "\n"), RULES)[0]?.kind;
+}
+
+/**
+ * A name zerodb derives itself (a directory's base name, a transcript's
+ * id) with every secret shape in it replaced by its marker: the same name
+ * always gives the same result, and the caller keeps the name's identity by
+ * a digest beside it (DESIGN.md 7.2: the path hash of a project session).
+ */
+export function redactName(name: string): string {
+  return secretInName(name) === undefined ? name : redact(name).text;
 }
 
 /** The outcome of redacting a JSON value. */

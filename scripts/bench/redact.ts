@@ -1,14 +1,18 @@
 /**
- * Redaction cost and quality (DESIGN.md 7.2, issue 14 item 2): it runs on
- * every captured chunk, so its speed is measured on typical captured text
- * with no secret in it, on text dense with secrets, and on one 3 MiB tool
- * result, beside the machine's sha256sum (the machine section's figure).
- * Quality is the labelled corpus's (test/fixtures/redact/): recall of
- * secrets and share of look-alikes changed, tune and held-out split.
+ * Redaction cost and quality (DESIGN.md 7.2, issue 14 item 2, issue 29): it
+ * runs on every captured chunk, so its speed is measured on typical captured
+ * text with no secret in it, the same text JSON-escaped (scanned as it
+ * decodes), text dense with secrets, one 3 MiB tool result, and ordinary
+ * text from node_modules (_ordinary.ts), beside the machine's limits:
+ * sha256sum (the machine section's figure) and one plain regex pass over the
+ * same bytes. Quality: every span changed in the ordinary text is a false
+ * positive (target 0, each one logged), and the labelled corpus's recall
+ * and look-alikes changed (test/fixtures/redact/), tune and held-out split.
  */
 import { redact } from "../../src/redact.ts";
 import { score, secrets } from "../../test/fixtures/redact/corpus.ts";
-import { type Figure, type Section, median, ratio, repeat, summarize } from "./_lib.ts";
+import { ROOT, type Figure, type Section, median, ratio, repeat, summarize } from "./_lib.ts";
+import { ordinaryCorpus } from "./_ordinary.ts";
 import { distractor } from "./recall/distractors.ts";
 
 const MiB = 1 << 20;
@@ -53,6 +57,26 @@ function throughput(text: string): number {
   return text.length / MiB / ((performance.now() - t0) / 1000);
 }
 
+/** MiB per second of redacting every text, one after another (a file is one entry), one sample per run. */
+function throughputOf(texts: string[], mib: number): number {
+  const t0 = performance.now();
+  for (const t of texts) redact(t);
+  return mib / ((performance.now() - t0) / 1000);
+}
+
+/**
+ * One plain regex pass over every text: what the machine does reading the
+ * same bytes once with the engine redaction's rules run on (a word-ish run
+ * of 20 or more, the shape most secrets share), the floor under any scanner.
+ */
+function plainScan(texts: string[], mib: number): { mibs: number; found: number } {
+  const re = /[A-Za-z0-9_+/=-]{20,}/g;
+  let found = 0;
+  const t0 = performance.now();
+  for (const t of texts) for (re.lastIndex = 0; re.exec(t) !== null; ) found++;
+  return { mibs: mib / ((performance.now() - t0) / 1000), found };
+}
+
 const section: Section = {
   name: "redact",
   async run(ctx) {
@@ -66,6 +90,18 @@ const section: Section = {
     if (redact(plain).redactions !== 0) ctx.log("typical text had a redaction: the figure below includes it");
     const plainRuns = await repeat(runs, () => throughput(plain));
     out.push(summarize("typical captured text, no secrets (4 MiB)", plainRuns, "MiB/s", { ratio: beside(median(plainRuns)) }));
+
+    // The same turns as a tool that prints JSON hands them over: each in a JSON string (issue 29 item 3).
+    const escaped = plain
+      .split("\n")
+      .map((line) => JSON.stringify({ stdout: line }))
+      .join("\n");
+    const escapedRuns = await repeat(runs, () => throughput(escaped));
+    out.push(
+      summarize(`typical captured text JSON-escaped (${(escaped.length / MiB).toFixed(1)} MiB)`, escapedRuns, "MiB/s", {
+        ratio: beside(median(escapedRuns)),
+      }),
+    );
 
     const dense = secrets()
       .map((s) => s.text)
@@ -89,6 +125,35 @@ const section: Section = {
     out.push(
       summarize("one 3 MiB tool result", bigMs, "ms", { note: `${((3 / median(bigMs)) * 1000).toFixed(0)} MiB/s, ${redact(big).redactions} secrets in it` }),
     );
+
+    // Ordinary text no one here wrote (issue 29 item 10): every span redaction changes in it is a false positive.
+    const corpus = ordinaryCorpus(ROOT, (ctx.quick ? 16 : 64) * MiB);
+    const texts = corpus.files.map((f) => f.text);
+    const mib = corpus.bytes / MiB;
+    const what = `${mib.toFixed(1)} MiB, ${corpus.files.length.toLocaleString("en-US")} files of node_modules`;
+    const ordinaryRuns = await repeat(Math.min(runs, 5), () => throughputOf(texts, mib));
+    const passes = await repeat(Math.min(runs, 5), () => plainScan(texts, mib));
+    const limitRuns = passes.map((p) => p.mibs);
+    out.push(
+      summarize(`plain regex pass, ordinary text (${what})`, limitRuns, "MiB/s", {
+        ratio: beside(median(limitRuns)),
+        note: `${passes[0]!.found.toLocaleString("en-US")} runs of 20+ token characters`,
+      }),
+    );
+    out.push(
+      summarize(`ordinary text (${what})`, ordinaryRuns, "MiB/s", {
+        ratio: ratio("plain regex pass", median(ordinaryRuns), median(limitRuns)),
+        ...(sha === undefined ? {} : { note: `${(median(ordinaryRuns) / sha).toFixed(3)}× sha256sum` }),
+      }),
+    );
+    let falsePositives = 0;
+    for (const f of corpus.files) {
+      const r = redact(f.text);
+      if (r.redactions === 0) continue;
+      falsePositives += r.redactions;
+      ctx.log(`false positive: ${f.path}: ${r.kinds.join(", ")} (${r.redactions})`);
+    }
+    out.push({ name: "false positives on ordinary text", value: falsePositives, unit: "", note: `spans changed in ${what}` });
 
     for (const split of ["tune", "heldout"] as const) {
       const s = score((t) => redact(t).text, split);

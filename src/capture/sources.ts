@@ -6,6 +6,7 @@
 import { lstatSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { IDEM_KEY_MAX_BYTES } from "../limits.ts";
+import { secretInName } from "../redact.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { listDir } from "../util/fs.ts";
 import type { LineReader } from "./lines.ts";
@@ -57,9 +58,15 @@ export function harnessSessionId(transcriptPath: string, eventSessionId?: string
   return eventSessionId ?? name;
 }
 
-/** The idempotency-key prefix of a source key: the key itself while the whole key fits in 255 bytes. */
+/**
+ * The idempotency-key prefix of a source key: the key itself while the whole
+ * key fits in 255 bytes and holds no secret shape (a transcript named after a
+ * token: the stores refuse such a key, issue 29 item 9); else its SHA-256,
+ * which keeps the key's identity and none of its text.
+ */
 export function idemPrefix(key: string): string {
-  return Buffer.byteLength(key, "utf8") + KEY_SUFFIX_BYTES <= IDEM_KEY_MAX_BYTES ? key : `sha256:${sha256Hex(key)}`;
+  const fits = Buffer.byteLength(key, "utf8") + KEY_SUFFIX_BYTES <= IDEM_KEY_MAX_BYTES;
+  return fits && secretInName(key) === undefined ? key : `sha256:${sha256Hex(key)}`;
 }
 
 /** The `subagents` directory of a harness session (undefined for an id that cannot name one). */

@@ -92,15 +92,21 @@ const PLACEHOLDER_SHAPES: RegExp[] = [
   /\$\{|\{\{|\}\}|#\{|<%|^<.*>$|^\[.*\]$/, // templates: ${x}, {{ x }}, #{x}, <%= x %>, <your-key>, [your key]
   /^\[redacted:/,
   /^pk_(?:live|test)_/, // Stripe publishable keys are public by design
-  /^(?=(?:\S+\s+){3}).*\b(?:password|secret|token|key)\b/i, // a sentence about the secret: 'Password used to generate key'
+  /^(?=\S+\s+\S).*\b(?:password|secret|token|key)\b/i, // words about the secret: 'Password used to generate key', 'top secret'
   /^(.)\1*$/, // ****, xxxx, 0000
   /your|example|placeholder|changeme|redacted|x{4,}|\*{3,}|\.{3}/i,
   /^(?:os\.environ|process\.env|getenv|env\(|env\[|ENV\[|settings\.|config\.|self\.|this\.|secrets\.|vault:|op:\/\/|ref\+|arn:aws:secretsmanager)/,
 ];
 
-/** True when a value is a stand-in (template, mask, environment reference), not a secret. */
+/** Words documentation builds example credentials from: `somepassword`, `my_secret_key`, `secretpass`, `key_1234`. */
+const EXAMPLE_PARTS =
+  /^(?:(?:some|my|the|a|an|top|super|your|our|test|demo|sample|dummy|fake|default|admin|user|secret|password|passwd|pass|pw|pwd|key|token|api|value|here|changeme|example)[_.-]?)+(?:[_.-]?(?:1234|123|12345|123456|0000))?$/i;
+
+/** True when a value is a stand-in (template, mask, environment reference, example), not a secret. */
 export function isPlaceholder(value: string): boolean {
-  if (PLACEHOLDER_WORDS.has(value.toLowerCase())) return true;
+  const lower = value.toLowerCase();
+  if (PLACEHOLDER_WORDS.has(lower) || PLACEHOLDER_WORDS.has(lower.replace(/[!.?]+$/, ""))) return true;
+  if (value.length <= 64 && EXAMPLE_PARTS.test(value)) return true;
   return PLACEHOLDER_SHAPES.some((re) => re.test(value));
 }
 
@@ -111,9 +117,18 @@ export function isCodeOrPath(value: string): boolean {
   );
 }
 
-/** True when an unquoted value is code: a dotted path (`settings.SECRET_KEY`, `a?.b`) or a camelCase or PascalCase identifier (`notificationsToolLastEventId`, `BinaryLike`). */
+/**
+ * True when an unquoted value is code: a dotted path (`settings.SECRET_KEY`,
+ * `a?.b`), a camelCase or PascalCase identifier (`notificationsToolLastEventId`,
+ * `BinaryLike`, `mapToken2`), or an expression over properties
+ * (`e.altKey?r.C0.ESC:r.C0.CR` in minified JS).
+ */
 export function isIdentifier(value: string): boolean {
-  return /^[A-Za-z_$#][\w$]*(?:\??\.[A-Za-z_$#][\w$]*)+$/.test(value) || (/^[A-Za-z_$]+$/.test(value) && /[a-z][A-Z]|^[A-Z][a-z]+[A-Z]/.test(value));
+  return (
+    /^[A-Za-z_$#][\w$]*(?:\??\.[A-Za-z_$#][\w$]*)+$/.test(value) ||
+    (/^[A-Za-z_$]+\d{0,3}$/.test(value) && /[a-z][A-Z]|^[A-Z][a-z]+[A-Z]/.test(value)) ||
+    (/[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$]*/.test(value) && /[?:+!&|=]/.test(value))
+  );
 }
 
 const HEX = /^[0-9a-f]+$/i;
@@ -141,9 +156,11 @@ export function looksSecret(value: string, tier: Tier): boolean {
   if (isPlaceholder(value)) return false;
   const c = classes(value);
   // A name that is only `pass` or `pw` is as often a test result (`--- PASS: TestX`) or a label as a password.
-  if (tier === "short_password" && !(value.length >= 6 && /[0-9]/.test(value) && /[A-Za-z]/.test(value))) return false;
+  if (tier === "short_password" && !(value.length >= 6 && /[0-9]/.test(value) && /[A-Za-z]/.test(value) && /^[\x21-\x7e]+$/.test(value))) return false;
   if (tier === "password" || tier === "short_password") {
     if (value.length < 4 || new Set(value).size < 3) return false;
+    // One lower-case word (`peanuts`, `function`, `before`) is a label, a keyword or a documentation example far more often than a password.
+    if (/^[a-z]{1,15}$/.test(value)) return false;
     if (!c.digit && !c.other && value.length < 6) return false;
     // A digits-only password is one only when it is long enough to be chosen.
     return !(/^\d+$/.test(value) && value.length < 6);

@@ -18,10 +18,12 @@ function reachBack(kind: string, back: RegExp) {
 
 /** Cloud credentials. */
 export const CLOUD_RULES: Rule[] = [
+  // AWS's own documentation keys end in EXAMPLE (AKIAIOSFODNN7EXAMPLE): in every SDK's docs, never a credential.
   rule(
     "aws_access_key",
     ["akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "a3t"],
     String.raw`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}\b`,
+    { pick: (m) => (m[0].endsWith("EXAMPLE") ? null : defaultHit("aws_access_key", m)) },
   ),
   // The secret access key has no prefix of its own: it is known by its name, in any spelling (env, INI, YAML, `aws configure`'s prompt).
   rule(

@@ -3,7 +3,7 @@
  * userinfo, an Authorization header, `curl -u`, `mysql -p`, a .netrc, and
  * card numbers (Luhn-checked). Names and hosts around them are kept.
  */
-import { isBase64Credential, isPlaceholder, looksRandom, looksSecret, luhn } from "./checks.ts";
+import { isBase64Credential, isIdentifier, isPlaceholder, looksRandom, looksSecret, luhn } from "./checks.ts";
 import { rule } from "./_rule.ts";
 import { type Hit, type Rule, defaultHit } from "./types.ts";
 
@@ -12,6 +12,8 @@ function real(kind: string, tier?: "token" | "password") {
   return (m: RegExpExecArray): Hit | null => {
     const s = m.groups!.s!;
     if (isPlaceholder(s.replace(/^["']|["']$/g, ""))) return null;
+    // `authorization = base64.decodebytes(...)`: code, not a credential.
+    if (tier === "token" && isIdentifier(s)) return null;
     if (tier && !looksSecret(s, tier)) return null;
     return defaultHit(kind, m);
   };
@@ -57,21 +59,32 @@ const TEST_CARDS = new Set([
   "3530111333300000",
 ]);
 
-/** Digits grouped as a card is printed: one run, or groups of 4 (4-6-5 for Amex) with one separator throughout. */
+/**
+ * Digits grouped as a card is printed: one run, or groups of 4 (4-6-5 for
+ * Amex) with one separator throughout (a space, a dash, or a dot for 4.4.4.4
+ * only), in prose too: after `card:` or `#`.
+ */
 function pickCard(m: RegExpExecArray, text: string): Hit | null {
   const raw = m[0];
-  // Part of a longer number, a version, a decimal or an identifier: not a card.
+  // Part of a longer number, a version, a decimal, a time or an identifier: not a card. A label's colon (`card:4539…`) is prose.
   const before = text[m.index - 1] ?? "";
   const after = text[m.index + raw.length] ?? "";
-  if (/[.\d/:_-]/.test(before) || /^[.,]\d|^[\d_/:-]/.test(text.slice(m.index + raw.length, m.index + raw.length + 2)) || /[A-Za-z]/.test(after)) return null;
-  const seps = raw.match(/[ -]/g);
+  const labelColon = before === ":" && /[A-Za-z]/.test(text[m.index - 2] ?? "");
+  if (
+    (/[.\d/:_-]/.test(before) && !labelColon) ||
+    /^[.,]\d|^[\d_/:-]/.test(text.slice(m.index + raw.length, m.index + raw.length + 2)) ||
+    /[A-Za-z]/.test(after)
+  )
+    return null;
+  const seps = raw.match(/[ .-]/g);
   if (seps && new Set(seps).size > 1) return null;
   const groups = raw
-    .split(/[ -]/)
+    .split(/[ .-]/)
     .map((g) => g.length)
     .join(",");
   if (seps && !/^4,4,4,4(?:,\d)?$|^4,4,4,4,3$|^4,6,5$|^4,6,4$/.test(groups)) return null;
-  return isCardNumber(raw.replace(/[ -]/g, "")) ? defaultHit("card_number", m) : null;
+  if (seps?.[0] === "." && groups !== "4,4,4,4") return null;
+  return isCardNumber(raw.replace(/[ .-]/g, "")) ? defaultHit("card_number", m) : null;
 }
 
 /** A Cookie header is a credential when one of its values looks generated (a session id, a signed token). */
@@ -105,8 +118,9 @@ function pickJwk(m: RegExpExecArray, text: string): Hit | null {
 /** Credentials by position. */
 export const GENERIC_RULES: Rule[] = [
   // scheme://user:password@host: the password may hold `@` and `:`; the last `@` before the host ends it; the user may be empty.
+  // The password must look like one a person chose (the password tier): `abc:xyz@`, `someuser:somepassword@` are documentation.
   rule("url_password", ["://"], String.raw`://[^\s/?#@:'"<>\x60]{0,256}:(?<s>[^\s/?#'"<>\x60]{1,256})@(?=[A-Za-z0-9\[])`, {
-    pick: (m, text) => (/[A-Za-z][A-Za-z0-9+.-]{1,20}$/.test(text.slice(Math.max(0, m.index - 21), m.index)) ? real("url_password")(m) : null),
+    pick: (m, text) => (/[A-Za-z][A-Za-z0-9+.-]{1,20}$/.test(text.slice(Math.max(0, m.index - 21), m.index)) ? real("url_password", "password")(m) : null),
   }),
   rule("bearer", ["bearer"], String.raw`\bBearer\s{1,4}(?<s>[A-Za-z0-9._~+/-]{16,4000}=*)`, { i: true, pick: real("bearer", "token") }),
   rule("basic_auth", ["basic"], String.raw`\bBasic\s{1,4}(?<s>[A-Za-z0-9+/]{6,4000}={0,2})(?![A-Za-z0-9+/=])`, {
@@ -144,5 +158,5 @@ export const GENERIC_RULES: Rule[] = [
     String.raw`(?:"d"|"p"|"q"|"dp"|"dq"|"qi"|"k")\s{0,4}:\s{0,4}"(?<s>[A-Za-z0-9_-]{20,2000})"`,
     { pick: pickJwk },
   ),
-  rule("card_number", [], String.raw`\b\d(?:[ -]?\d){12,18}\b`, { pick: pickCard }),
+  rule("card_number", [], String.raw`\b\d(?:[ .-]?\d){12,18}\b`, { pick: pickCard }),
 ];

@@ -271,6 +271,73 @@ const PAIRS = new Set([
   "access_token",
 ]);
 
+/** Vendors whose keys are named after them (the vendors of gitleaks' name-based rules): `<vendor>_..._key` is a credential. */
+const VENDORS = new Set([
+  "adafruit",
+  "adobe",
+  "airtable",
+  "algolia",
+  "alibaba",
+  "asana",
+  "atlassian",
+  "beamer",
+  "bitbucket",
+  "bittrex",
+  "cloudflare",
+  "codecov",
+  "cohere",
+  "coinbase",
+  "confluence",
+  "confluent",
+  "contentful",
+  "datadog",
+  "dd",
+  "discord",
+  "drone",
+  "dropbox",
+  "etsy",
+  "facebook",
+  "fastly",
+  "finicity",
+  "finnhub",
+  "flickr",
+  "freshbooks",
+  "gitter",
+  "gocardless",
+  "hubspot",
+  "intercom",
+  "jfrog",
+  "jira",
+  "kraken",
+  "kucoin",
+  "launchdarkly",
+  "linkedin",
+  "looker",
+  "mailchimp",
+  "mailgun",
+  "mattermost",
+  "meraki",
+  "messagebird",
+  "netlify",
+  "nytimes",
+  "okta",
+  "plaid",
+  "rapidapi",
+  "sendbird",
+  "sendgrid",
+  "snyk",
+  "sonar",
+  "squarespace",
+  "stripe",
+  "sumologic",
+  "travis",
+  "twilio",
+  "twitch",
+  "twitter",
+  "yandex",
+  "zendesk",
+]);
+
 /** The words of a name, lower-cased: `AWS_SECRET_ACCESS_KEY`, `awsSecretAccessKey`, `x-api-key` all split alike. */
 function words(name: string): string[] {
   return name
@@ -300,12 +367,15 @@ function tierOf(name: string): Tier | null {
   // Vault AppRole's secret_id is the credential itself, though it ends in "id".
   if (last === "id" && w[w.length - 2] === "secret") return "token";
   if (NOT_THE_SECRET.has(last) || NOT_A_SECRET_FIRST.has(w[0]!) || w.includes("publishable") || w.includes("public")) return null;
+  // A shared library's name (`libsecret-1.so.0`), and the browser's WebSocket handshake nonce (`Sec-WebSocket-Key`, RFC 6455).
+  if (w.includes("so") || w.includes("dll") || w.includes("dylib") || (w[0] === "sec" && w.includes("socket"))) return null;
   if (w.length === 1 && (last === "pass" || last === "pw")) return "short_password";
   // `pass` and `pw` name a password only at the end (SMTP_PASS, db_pw), not inside (STENCIL_PASS_DEPTH_FAIL).
   if (last === "pass" || last === "pw" || w.some((x) => PASSWORD.test(x))) return "password";
   if (w.some((x) => TOKEN.test(x) || x === "auth")) return "token";
   for (let i = 0; i + 1 < w.length; i++) if (PAIRS.has(`${w[i]}_${w[i + 1]}`)) return "token";
-  if (last === "key" && w.length > 1) return "key";
+  // A vendor's key (ALGOLIA_ADMIN_KEY, DATADOG_APP_KEY): its keys are often lower-case or hex, so it is judged as a token.
+  if (last === "key" && w.length > 1) return w.some((x) => VENDORS.has(x)) ? "token" : "key";
   return null;
 }
 

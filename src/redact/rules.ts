@@ -6,8 +6,10 @@ import { ASSIGNMENT_RULES } from "./assignment.ts";
 import { CLOUD_RULES } from "./cloud.ts";
 import { GENERIC_RULES } from "./generic.ts";
 import { KEY_RULES } from "./keys.ts";
+import { NEARBY_RULES } from "./nearby.ts";
 import { SERVICE_RULES } from "./services.ts";
+import { VENDOR_RULES } from "./vendors.ts";
 import type { Rule } from "./types.ts";
 
 /** All rules, most specific first. */
-export const RULES: Rule[] = [...KEY_RULES, ...CLOUD_RULES, ...SERVICE_RULES, ...GENERIC_RULES, ...ASSIGNMENT_RULES];
+export const RULES: Rule[] = [...KEY_RULES, ...CLOUD_RULES, ...SERVICE_RULES, ...VENDOR_RULES, ...GENERIC_RULES, ...NEARBY_RULES, ...ASSIGNMENT_RULES];

@@ -13,6 +13,7 @@
  */
 import { type Hit, type Rule, defaultHit } from "./types.ts";
 
+const NONE: readonly number[] = [];
 const MARKER = /\[redacted:[a-z0-9_]{1,40}\]/g;
 const STAND_IN = /x{6,}|X{6,}|\*{4,}|\.{3}|<[^>]*>|your[_-]/;
 
@@ -81,8 +82,20 @@ function anchorAt(text: string, at: number, anchor: string): boolean {
   return true;
 }
 
+/** Where a scan looks. */
+export interface ScanOptions {
+  /**
+   * Sorted [start, end) pairs where no anchored match starts: escaped text
+   * whose decoded form is scanned instead (escapes.ts). The rules with no
+   * anchor still run over all of it: what stands next to an escape
+   * (`\nMTk…` reads as one word) changes their word boundaries.
+   */
+  skip?: readonly number[];
+}
+
 /** Every hit of every rule over `text`, overlaps merged, sorted by position; markers already present are never hit. */
-export function scan(text: string, rules: readonly Rule[]): Hit[] {
+export function scan(text: string, rules: readonly Rule[], opts: ScanOptions = {}): Hit[] {
+  const skip = opts.skip ?? NONE;
   let p = prepared.get(rules);
   if (!p) prepared.set(rules, (p = prepare(rules)));
   const found: Ranked[] = [];
@@ -101,7 +114,19 @@ export function scan(text: string, rules: readonly Rule[]): Hit[] {
   const { pairs, buckets, regex } = p;
   const n = text.length - 1;
   let d = text.charCodeAt(0);
+  let k = 0;
+  let skipAt = skip.length > 0 ? skip[0]! : -1;
   for (let i = 0; i < n; i++) {
+    if (i === skipAt) {
+      const to = skip[k + 1]!;
+      k += 2;
+      skipAt = k < skip.length ? skip[k]! : -1;
+      if (to > i) {
+        i = to - 1;
+        d = text.charCodeAt(to);
+        continue;
+      }
+    }
     const c = d;
     d = text.charCodeAt(i + 1);
     if ((c | d) >= 128) continue;

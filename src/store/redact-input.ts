@@ -7,9 +7,17 @@
  * `redact: false`) or an append asks `redact: false`; a turn stored without
  * it says so in its meta (`redaction: "off"`), so nobody later mistakes it
  * for scanned text. Facts and links have no per-call opt-out.
+ *
+ * Names are never redacted: a session name, fact key, idempotency key or
+ * object name is the identity of what it names, and a marker in its place
+ * would merge two sessions or make two writes one. A name holding a secret
+ * shape is refused, naming the field, and nothing is written (issue 29
+ * item 9). Capture derives its names itself and makes them safe first
+ * (src/project.ts, src/capture/sources.ts).
  */
-import type { AppendInput, FactSetInput, LinkAddInput } from "../schema/ops.ts";
-import { redact, redactValue } from "../redact.ts";
+import { invalid } from "../errors.ts";
+import type { AppendInput, FactSetInput, LinkAddInput, ObjectPutMeta } from "../schema/ops.ts";
+import { redact, redactValue, secretInName } from "../redact.ts";
 
 /** An input as it will be written, and how many secrets were taken out of it. */
 export interface RedactedInput<T> {
@@ -21,9 +29,22 @@ export interface RedactedInput<T> {
 const COUNT = "redacted";
 const OFF = "redaction";
 
+/** Throws invalid_input naming `field` when a name holds a secret shape; the message never repeats the name. */
+export function refuseSecretName(field: string, name: string | undefined): void {
+  if (name === undefined) return;
+  const kind = secretInName(name);
+  if (kind !== undefined) {
+    throw invalid(field, `holds what looks like a secret (${kind}); names are stored as given, never redacted: choose one without it`);
+  }
+}
+
 /** Redacts each entry's content and meta strings; counts go to meta.redacted (added to a count a capture client sent). */
 export function redactAppend(input: AppendInput, storeOn: boolean): RedactedInput<AppendInput> {
   const on = storeOn && input.redact !== false;
+  if (on) {
+    refuseSecretName("session", input.session);
+    for (const [i, e] of input.entries.entries()) refuseSecretName(`entries.${i}.idem_key`, e.idem_key);
+  }
   let total = 0;
   const entries = input.entries.map((entry) => {
     const { [OFF]: _off, ...kept } = (entry.meta ?? {}) as Record<string, unknown>;
@@ -47,6 +68,8 @@ export function redactAppend(input: AppendInput, storeOn: boolean): RedactedInpu
 /** Redacts every string in a fact's value. */
 export function redactFact(input: FactSetInput, storeOn: boolean): RedactedInput<FactSetInput> {
   if (!storeOn) return { input, redacted: 0 };
+  refuseSecretName("key", input.key);
+  refuseSecretName("idem_key", input.idem_key);
   const r = redactValue(input.value);
   return { input: { ...input, value: r.value }, redacted: r.redactions };
 }
@@ -54,6 +77,7 @@ export function redactFact(input: FactSetInput, storeOn: boolean): RedactedInput
 /** Redacts a link's URL (credentials in it), title and note. */
 export function redactLink(input: LinkAddInput, storeOn: boolean): RedactedInput<LinkAddInput> {
   if (!storeOn) return { input, redacted: 0 };
+  refuseSecretName("idem_key", input.idem_key);
   let redacted = 0;
   const one = (s: string) => {
     const r = redact(s);
@@ -64,6 +88,15 @@ export function redactLink(input: LinkAddInput, storeOn: boolean): RedactedInput
   if (input.title !== undefined) out.title = one(input.title);
   if (input.note !== undefined) out.note = one(input.note);
   return { input: out, redacted };
+}
+
+/** Refuses an object put whose name or idempotency key holds a secret shape (its bytes are stored as given: objects are not scanned). */
+export function checkObjectMeta(meta: ObjectPutMeta, storeOn: boolean): ObjectPutMeta {
+  if (storeOn) {
+    refuseSecretName("name", meta.name);
+    refuseSecretName("idem_key", meta.idem_key);
+  }
+  return meta;
 }
 
 /** A write's result, with the count of secrets taken out when there were any. */

@@ -234,7 +234,7 @@ describe("Codex capture", () => {
         payload: {
           type: "function_call",
           name: "exec_command",
-          arguments: JSON.stringify({ cmd: "export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE" }),
+          arguments: JSON.stringify({ cmd: "export AWS_ACCESS_KEY_ID=AKIAZQ3XK7PLM2RT9WVB" }),
           call_id: "d",
         },
       }),
@@ -248,7 +248,7 @@ describe("Codex capture", () => {
     expect(chunks.map((c) => c.content).join("")).toBe(`[tool_result]\n${big}`);
     expect(turns.find((t) => t.idem_key === `codex:${T2}:5:0`)?.content).toBe("caf\ufffd\ufffd");
     const call = turns.find((t) => t.idem_key === `codex:${T2}:6:0`)!;
-    expect(call.content).not.toContain("AKIAIOSFODNN7EXAMPLE");
+    expect(call.content).not.toContain("AKIAZQ3XK7PLM2RT9WVB");
     expect(call.meta.redacted).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -107,7 +107,7 @@ describe("opencode capture", () => {
     const oc = opencodeDb(dir.path, { start: 68719476736 * 26 - 5000 + 1000 * 3600 });
     oc.setClock(68719476736 * 26 - 3);
     const s = oc.session(cwd);
-    const u = oc.user(s, ["my key is AKIAIOSFODNN7EXAMPLE, keep it"]);
+    const u = oc.user(s, ["my key is AKIAZQ3XK7PLM2RT9WVB, keep it"]);
     const big = "x".repeat(9 * 1024 * 1024);
     const a = oc.assistant(s, u);
     oc.part(s, a, toolPart("bash", "c1", { command: "export GITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ012345" }, big));
@@ -117,7 +117,7 @@ describe("opencode capture", () => {
     expect(r.warnings).toEqual([]);
     const turns = await readSession(dir.path, captureSession(projectSession(cwd), s));
     const prompt = turns.find((t) => t.meta.kind === "prompt")!;
-    expect(prompt.content).not.toContain("AKIAIOSFODNN7EXAMPLE");
+    expect(prompt.content).not.toContain("AKIAZQ3XK7PLM2RT9WVB");
     expect(prompt.meta.redacted).toBeGreaterThan(0);
     expect(turns.find((t) => t.meta.kind === "tool_call")!.content).not.toContain("ghp_0123456789");
     const chunks = turns.filter((t) => t.meta.kind === "tool_result");

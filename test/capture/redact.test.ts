@@ -3,7 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers.ts";
-import { appendLines, claudeLayout, conversation, onlyCaptureSession, readSession, runHook, runJson } from "./_fixtures.ts";
+import { captureSession, projectSession } from "../../src/project.ts";
+import { appendLines, claudeLayout, conversation, logLines, onlyCaptureSession, readSession, runHook, runJson } from "./_fixtures.ts";
 
 const SID = "5ec2e700-0000-4000-8000-000000000008";
 const AWS = "AKIAZQ3XK7PLM2RT9WVB";
@@ -66,5 +67,42 @@ describe("redaction", () => {
     const turns = await readSession(L.home, await onlyCaptureSession(L.home));
     expect(turns[0]!.content).toContain(AWS);
     expect(turns[0]!.meta.redacted).toBeUndefined();
+  });
+});
+
+describe("names capture derives from paths and ids (issue 29 item 9)", () => {
+  // A checkout named after a token, and a transcript whose id is one: fake secrets.
+  const DIR_TOKEN = "glpat-Zq8vN3kLm2Pw7Rt5Yx1B";
+  const ID_TOKEN = "ghp_R4nd0mT0k3nF0rD00rsTest0123456789abcd";
+
+  test("a project directory and a transcript id holding a secret shape: the run captures everything, no name holds the secret", async () => {
+    using dir = tempDir();
+    const L = claudeLayout(dir.path, `deploy-${DIR_TOKEN}`);
+    const c = conversation(ID_TOKEN, L.cwd);
+    appendLines(L.transcript(ID_TOKEN), [c.user("first"), c.assistant([{ type: "text", text: "second" }])]);
+    expect((await runHook(L, "SessionStart", ID_TOKEN)).code).toBe(0);
+    expect((await runHook(L, "Stop", ID_TOKEN)).code).toBe(0);
+    expect(await logLines(L.home), "the run failed nothing").toEqual([]);
+    const project = projectSession(L.cwd);
+    expect(project).toMatch(/^deploy-\[redacted:gitlab_token\]-[0-9a-f]{8}$/);
+    const session = await onlyCaptureSession(L.home);
+    expect(session).toBe(captureSession(project, ID_TOKEN));
+    const turns = await readSession(L.home, session);
+    expect(turns.map((t) => t.content)).toEqual(["first", "second"]);
+    // The idempotency keys carry the id's digest, not the id: the same on every run, so a replay is still one.
+    expect(turns.map((t) => t.idem_key)).toEqual([expect.stringMatching(/^sha256:[0-9a-f]{64}:0:0$/), expect.stringMatching(/^sha256:[0-9a-f]{64}:1:0$/)]);
+    for (const t of turns) expect(`${t.session}${t.idem_key}${JSON.stringify(t.meta)}`).not.toMatch(/glpat-|ghp_/);
+    expect((await runHook(L, "Stop", ID_TOKEN)).code).toBe(0);
+    expect(await readSession(L.home, session)).toHaveLength(2);
+    const facts = await runJson<{ facts: { key: string }[] }>(["fact", "list", "--prefix", "project/"], { home: L.home });
+    expect(facts.facts.map((f) => f.key)).toEqual([`project/${project}/latest-capture`]);
+  }, 60_000);
+
+  test("two directories whose names differ only in the secret keep two project sessions", () => {
+    using dir = tempDir();
+    const a = claudeLayout(dir.path, `x-${DIR_TOKEN}`).cwd;
+    const b = claudeLayout(dir.path, "x-glpat-Aa8vN3kLm2Pw7Rt5Yx1C").cwd;
+    expect(projectSession(a)).not.toBe(projectSession(b));
+    expect(projectSession(a).slice(0, -9)).toBe(projectSession(b).slice(0, -9));
   });
 });

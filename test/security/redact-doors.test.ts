@@ -86,6 +86,88 @@ describe("every door redacts (issue 14, item 2)", () => {
   });
 });
 
+describe("every door scans escaped text as it decodes (issue 29 item 3)", () => {
+  // A .env as a tool that prints JSON writes it (literal \n), and the same inside one more JSON string.
+  const DB_PW = "Zq9vN3kLm2Pw7xR4";
+  const SECRET_KEY = "k3J9xQm2Lp7vN3sW8yZ1bC6dF0gH";
+  const ESCAPED = JSON.stringify({ stdout: `# .env\nDB_PASSWORD=${DB_PW}\nSECRET_KEY=${SECRET_KEY}\n` });
+  const DOUBLY = JSON.stringify({ output: ESCAPED });
+  const UNICODE = `{"cmd": "export GITHUB_DEPLOY_TOKEN\\u003da8F3kLm29xQz7Vb1Nc5Rt0YwE2"}`;
+  const SECRETS = [DB_PW, SECRET_KEY, "a8F3kLm29xQz7Vb1Nc5Rt0YwE2"];
+
+  test("CLI append and fact set, HTTP turns, facts and links, MCP remember: no byte stored, every JSON still parses", async () => {
+    using box = tempDir();
+    const appended = await runJson<{ redacted?: number }>(["append", "--session", "s", "--meta", JSON.stringify({ raw: DOUBLY }), `${ESCAPED}\n${UNICODE}`], {
+      home: box.path,
+    });
+    expect(appended.redacted).toBe(5);
+    const fact = await runJson<{ redacted?: number }>(["fact", "set", "env", JSON.stringify({ printed: ESCAPED, nested: [DOUBLY] })], { home: box.path });
+    expect(fact.redacted).toBe(4);
+    const token = await createToken(box.path, "t");
+    await using server = await startServer(box.path);
+    const h = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const send = async (method: string, path: string, body: unknown) =>
+      (await (await fetch(`${server.url}${path}`, { method, headers: h, body: JSON.stringify(body) })).json()) as { redacted?: number };
+    expect((await send("POST", "/v1/turns", { session: "h", entries: [{ role: "tool", content: DOUBLY, meta: { u: UNICODE } }] })).redacted).toBe(3);
+    expect((await send("PUT", "/v1/facts/deploy/env", { value: DOUBLY })).redacted).toBe(2);
+    expect((await send("POST", "/v1/links", { url: "https://example.org/ci", note: ESCAPED })).redacted).toBe(2);
+    await server.stop();
+    await using mcp = await startMcp({ home: box.path });
+    const remembered = await mcp.call("remember", { content: DOUBLY, meta: { printed: ESCAPED } });
+    expect(remembered.structuredContent).toMatchObject({ redacted: 4 });
+    const exported = (await runZ(["export"], { home: box.path })).stdout;
+    expect(leaks(join(box.path, "zerodb"), exported, SECRETS)).toEqual([]);
+    const turn = (await runJson<{ turns: { content: string; meta: { raw: string } }[] }>(["read", "--session", "s"], { home: box.path })).turns[0]!;
+    const [printed, unicode] = turn.content.split("\n");
+    expect((JSON.parse(printed!) as { stdout: string }).stdout).toBe("# .env\nDB_PASSWORD=[redacted:assignment]\nSECRET_KEY=[redacted:assignment]\n");
+    expect(JSON.parse(unicode!)).toEqual({ cmd: "export GITHUB_DEPLOY_TOKEN=[redacted:assignment]" });
+    expect(JSON.parse((JSON.parse(turn.meta.raw) as { output: string }).output)).toEqual({
+      stdout: "# .env\nDB_PASSWORD=[redacted:assignment]\nSECRET_KEY=[redacted:assignment]\n",
+    });
+  }, 60_000);
+});
+
+describe("names holding a secret are refused on every door (issue 29 item 9)", () => {
+  test("CLI append --session, fact set, object put --name: exit 2, one line naming the field, nothing written", async () => {
+    using box = tempDir();
+    const cases: [string[], string][] = [
+      [["append", "--session", `proj/${GHP}`, "hello"], "session"],
+      [["fact", "set", `deploy/${GITLAB}`, "1"], "key"],
+    ];
+    const file = join(box.path, "notes.txt");
+    await Bun.write(file, "object bytes");
+    cases.push([["object", "put", file, "--name", `${HF}.txt`], "name"]);
+    for (const [args, field] of cases) {
+      const r = await runZ(args, { home: box.path });
+      expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: "" });
+      expect(r.stderr.trim().split("\n"), args.join(" ")).toHaveLength(1);
+      expect(r.stderr).toContain(`${field}: holds what looks like a secret`);
+      expect(r.stderr).not.toMatch(/ghp_|glpat-|hf_|\bat\s/);
+    }
+    const stats = await runJson<{ last_lsn: number }>(["stats"], { home: box.path });
+    expect(stats.last_lsn).toBe(0);
+  }, 60_000);
+
+  test("HTTP: a turn's session or idem_key holding a secret is a 400 naming the field", async () => {
+    using box = tempDir();
+    const token = await createToken(box.path, "t");
+    await using server = await startServer(box.path);
+    const h = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const post = async (body: unknown) => {
+      const res = await fetch(`${server.url}/v1/turns`, { method: "POST", headers: h, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as { error?: { code: string; field?: string } } };
+    };
+    expect(await post({ session: `proj/${GHP}`, entries: [{ role: "note", content: "x" }] })).toMatchObject({
+      status: 400,
+      body: { error: { code: "invalid_input", field: "session" } },
+    });
+    expect(await post({ session: "s", entries: [{ role: "note", content: "x", idem_key: `job-${GITLAB}` }] })).toMatchObject({
+      status: 400,
+      body: { error: { code: "invalid_input", field: "entries.0.idem_key" } },
+    });
+  }, 60_000);
+});
+
 describe("opting out is explicit and recorded (issue 14, item 2)", () => {
   test("append --no-redact stores the text as given, and its meta says redaction: off", async () => {
     using box = tempDir();

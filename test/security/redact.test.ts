@@ -10,7 +10,7 @@ import { redact, redactValue } from "../../src/redact.ts";
 import { RULES } from "../../src/redact/rules.ts";
 import { anchorsOf } from "./_anchors.ts";
 import { base64, rand } from "../fixtures/redact/_rand.ts";
-import { type LookalikeRow, type SecretRow, lookalikes, score, secrets } from "../fixtures/redact/corpus.ts";
+import { type LookalikeRow, type SecretRow, escapedForms, lookalikes, score, secrets } from "../fixtures/redact/corpus.ts";
 import { build } from "../fixtures/redact/make.ts";
 
 const text = (t: string) => redact(t).text;
@@ -59,6 +59,60 @@ describe("the corpus", () => {
       return twice.text !== once.text || twice.redactions !== 0;
     });
     expect(ids(again)).toEqual([]);
+  });
+});
+
+describe("escaped text is scanned as it decodes (issue 29 item 3)", () => {
+  test("a .env printed inside a JSON string: both values gone, the JSON still parses", () => {
+    const out = text(String.raw`{"stdout": "# .env\nDB_PASSWORD=Zq9vN3kLm2Pw7x\nSECRET_KEY=k3J9xQm2Lp7vN3sW8yZ1bC6dF0gH\n"}`);
+    expect(out).toBe(String.raw`{"stdout": "# .env\nDB_PASSWORD=[redacted:assignment]\nSECRET_KEY=[redacted:assignment]\n"}`);
+    expect(JSON.parse(out)).toEqual({ stdout: "# .env\nDB_PASSWORD=[redacted:assignment]\nSECRET_KEY=[redacted:assignment]\n" });
+  });
+
+  test.each([
+    [String.raw`DB_PASSWORD\u003dZq9vN3kLm2Pw7x`, String.raw`DB_PASSWORD\u003d[redacted:assignment]`],
+    [String.raw`"{\"password\": \"Zq9vN3kLm2Pw7x\"}"`, String.raw`"{\"password\": \"[redacted:assignment]\"}"`],
+    [String.raw`"{\\\"password\\\": \\\"Zq9vN3kLm2Pw7x\\\"}"`, String.raw`"{\\\"password\\\": \\\"[redacted:assignment]\\\"}"`],
+    [String.raw`echo \"SECRET_KEY=k3J9xQm2Lp7vN3sW8yZ1bC6dF0gH\" \\n`, String.raw`echo \"SECRET_KEY=[redacted:assignment]\" \\n`],
+    [String.raw`{"prompt": "\u003cprivate\u003emy address\u003c/private\u003e hi"}`, `{"prompt": " hi"}`],
+  ])("%s", (input, expected) => {
+    expect(text(input)).toBe(expected);
+  });
+
+  const caught = secrets().filter((r) => !text(r.text).includes(r.value));
+  test.each(["escaped", "doubly escaped", "\\u escapes", "tool output"])(
+    "every corpus secret, %s: gone as it decodes, and the escaping still valid",
+    (form) => {
+      expect(caught.length).toBeGreaterThan(300);
+      const leaked = caught.flatMap((r) => {
+        const f = escapedForms(r.text).find((x) => x.form === form)!;
+        const out = text(f.escaped);
+        let decoded: string;
+        try {
+          decoded = f.decode(out);
+        } catch {
+          return [`${r.id}: no longer valid: ${out}`];
+        }
+        return decoded.includes(r.value) ? [`${r.id}: ${decoded}`] : [];
+      });
+      expect(leaked).toEqual([]);
+    },
+  );
+
+  test("every look-alike, in every escaped form, comes out byte for byte", () => {
+    const changed = lookalikes().flatMap((r) => escapedForms(r.text).flatMap((f) => (text(f.escaped) === f.escaped ? [] : [`${r.id} (${f.form})`])));
+    expect(changed).toEqual([]);
+  });
+
+  test("escaped text redacted twice changes nothing the second time", () => {
+    const again = secrets().flatMap((r) =>
+      escapedForms(r.text).flatMap((f) => {
+        const once = redact(f.escaped);
+        const twice = redact(once.text);
+        return twice.text === once.text && twice.redactions === 0 ? [] : [`${r.id} (${f.form})`];
+      }),
+    );
+    expect(again).toEqual([]);
   });
 });
 
@@ -144,6 +198,77 @@ describe("what the hostile review found leaking (issue 14)", () => {
     'const MARK = { pass: "ok  ", warn: "warn" };',
     "`curl -u user:pass`, `mysql -pSECRET`, `redis://:pw@host`",
   ])("leaves %s alone", (input) => {
+    expect(redact(input)).toEqual({ text: input, redactions: 0, kinds: [] });
+  });
+});
+
+describe("shapes of the common scanners' rule sets (issue 29 item 10)", () => {
+  // Fake secrets: none is a real credential.
+  const AWS = "Xk29vQm3LpR7sT1wYb4N/8aZ+qE5uJ0cH6fG2dK9";
+  const HEX32 = "4f0c9e2b7a1d3c5e8f6a0b2c4d6e8f1a";
+  const SID = "AC4f0c9e2b7a1d3c5e8f6a0b2c4d6e8f1b";
+  const found: [string, string][] = [
+    [`AWS Secret Access Key:\n${AWS}\n`, "AWS Secret Access Key:\n[redacted:aws_secret_key]\n"],
+    [`Secret access key\n\n  ${AWS}`, "Secret access key\n\n  [redacted:aws_secret_key]"],
+    [
+      `User name,Password,Access key ID,Secret access key\nci,,AKIAZQ3XK7PLM2RT9WVB,${AWS}`,
+      "User name,Password,Access key ID,Secret access key\nci,,[redacted:aws_access_key],[redacted:aws_secret_key]",
+    ],
+    [`| AKIAZQ3XK7PLM2RT9WVB | ${AWS} |`, "| [redacted:aws_access_key] | [redacted:aws_secret_key] |"],
+    [`the secret key for the deploy user is ${AWS}`, "the secret key for the deploy user is [redacted:aws_secret_key]"],
+    [`Auth Token\n${HEX32}`, "Auth Token\n[redacted:assignment]"],
+    [`client = Client("${SID}", "${HEX32}")`, `client = Client("${SID}", "[redacted:twilio_auth_token]")`],
+    [`curl -X POST https://api.twilio.com -d To=x ${SID}:${HEX32}`, `curl -X POST https://api.twilio.com -d To=x ${SID}:[redacted:twilio_auth_token]`],
+    ["key SK0123456789abcdef0123456789abcdef secret Zq8vN3kLm2Pw7Rt5Yx1BaC4dE6fG8hJ0", "key [redacted:twilio_key] secret [redacted:twilio_api_secret]"],
+    ["card: 4539.1488.0343.6467", "card: [redacted:card_number]"],
+    ["card:4539148803436467 exp 09/28", "card:[redacted:card_number] exp 09/28"],
+    ["ALGOLIA_ADMIN_KEY=f3a9c2d17b8e4a6c9d0e1f2a3b4c5d6e", "ALGOLIA_ADMIN_KEY=[redacted:assignment]"],
+    ["DATADOG_APP_KEY: 0f3c9a7e2d1b4c8a6e5f0a9b8c7d6e5f4a3b2c1d", "DATADOG_APP_KEY: [redacted:assignment]"],
+    ["token AKCpq7W2e9R4t1Y6u3I8o5P0a2S7d4F9g1H6j3K8l5Z0x2C7v4B9n1M6q3W8e5R0t2Y7u4I9o", "token [redacted:artifactory_token]"],
+    ["export BREVO=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", "export BREVO=[redacted:brevo_key]"],
+    ["oc login --token=sha256~Zq8vN3kLm2Pw7Rt5Yx1BaC4dE6fG8hJ0kL2mN4pQ6sT", "oc login --token=[redacted:openshift_token]"],
+    ["PLAID=access-sandbox-4f0c9e2b-7a1d-4c5e-8f6a-0b2c4d6e8f1a", "PLAID=[redacted:plaid_token]"],
+    ["BUNDLE_ENTERPRISE__CONTRIBSYS__COM=cafebabe:deadbeef", "BUNDLE_ENTERPRISE__CONTRIBSYS__COM=[redacted:sidekiq_secret]"],
+    [
+      `auth ${Buffer.from("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjaSIsImV4cCI6NDEwMjQ0NDgwMH0.q7W2e9R4t1Y6u3I8o5P0a2S7d4F9g1H6").toString("base64")}`,
+      "auth [redacted:jwt]",
+    ],
+  ];
+  test.each(found)("%s", (input, expected) => {
+    expect(text(input)).toBe(expected);
+  });
+
+  test.each(found.map(([input]) => input))("escaped in every form, gone as it decodes: %s", (input) => {
+    const value = /\[redacted:/.test(text(input)) ? text(input) : "";
+    for (const f of escapedForms(input)) expect(f.decode(text(f.escaped)), f.form).toBe(value);
+  });
+
+  // What ordinary code, logs and documentation hold that looks like a secret to a careless rule (each from a real package's text).
+  test.each([
+    "id 3f2c1b0a-9d8e-4f7a-b6c5-d4e3f2a1b0c9 and commit 44f3c9c9f0f03e783abc2284fe7c070068956e81",
+    "sha256:0f5c7ab3a1d9e7c2b4f6a8d0e2c4b6a8d0f2e4c6b8a0d2f4e6c8b0a2d4f6e8c0",
+    '"integrity": "sha512-3vQ/MlN0pPz8tS5fz4nqPc0d7U2n5JvZx2U7bqS0Ff1pZ8Yq3nZ8tQjfW2x9Rk5LmQ7Vb1Nc5Rt0YwE2a8F3kLm29xQz7==",',
+    `<img src="data:image/png;base64,${base64(rand(7), 600)}">`,
+    'accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"',
+    '"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"',
+    'messages:{pass:"Element does not have a tabindex greater than 0",fail:"Element has a tabindex greater than 0"}',
+    '"pass": "要素に0より大きいtabindexは存在しません",',
+    '.codicon-pass:before,.codicon-issue-closed:before{content:"\\eba4"}',
+    "o.key=e.altKey?r.C0.ESC+r.C0.CR:r.C0.CR,o.cancel=!0;break;case 32:o.key=r.C0.NUL:e.keyCode",
+    '"libsecret-1.so.0": "libsecret-1-0",',
+    "Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n",
+    "var mapToken = mapToken2;",
+    "authenticationCleartextPassword: function () {",
+    "authorization = base64.decodebytes(authorization)",
+    "passphrase: 'top secret',",
+    "password: 'secretpass', password: 'ahotproject', password: \"peanuts\", password: 'secret!',",
+    'PGPASSWORD="my awesome password"',
+    "new URL('http://abc:xyz@example.com'); parse('postgres://someuser:somepassword@somehost:381/db')",
+    "in valid uri format like dotenv://:key_1234@dotenvx.com/vault/.env.vault?environment=production",
+    "Access key ID,Secret access key\n# rotate them with `aws iam create-access-key`\n",
+    "Auth Token\nClick to reveal",
+    "version 4.4.4.4 of 1234.5678.9012.3456 build",
+  ])("leaves alone: %s", (input) => {
     expect(redact(input)).toEqual({ text: input, redactions: 0, kinds: [] });
   });
 });

@@ -15,7 +15,7 @@ describe("redact (DESIGN.md 7.2)", () => {
   });
 
   test.each([
-    ["AKIAIOSFODNN7EXAMPLE", "aws_access_key"],
+    ["AKIAZQ3XK7PLM2RT9WVB", "aws_access_key"],
     [`ghp_${"a".repeat(36)}`, "github_token"],
     [`sk-ant-api03-${"b".repeat(40)}`, "anthropic_key"],
     [`sk-proj-${"c".repeat(40)}`, "openai_key"],

@@ -11,7 +11,7 @@ import * as In from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import { searchPhrasings } from "../../search/fuse.ts";
 import type { TapeRecord } from "../../schema/tape.ts";
-import { redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
+import { checkObjectMeta, redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
 import type { Memory, Store } from "../types.ts";
 import { pgCapture } from "./capture.ts";
 import { checkDatabase } from "./check.ts";
@@ -124,7 +124,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       factGet: (i) => runRead(() => factGet(sql, tenant, parseInput(In.FactGetInput, i))),
       factList: (i) => runRead(() => factList(sql, tenant, parseInput(In.FactListInput, i ?? {}))),
       forget: (i) => run(() => forget(sql, tenant, parseInput(In.ForgetInput, i))),
-      objectPut: (body, meta) => run(() => objects.put(tenant, body, meta)),
+      objectPut: (body, meta) => run(() => objects.put(tenant, body, checkObjectMeta(parseInput(In.ObjectPutMeta, meta ?? {}), redactOn))),
       objectGet: (i) => run(() => objects.get(tenant, parseInput(In.ObjectGetInput, i))),
       objectList: (i) => runRead(() => objects.list(tenant, parseInput(In.ObjectListInput, i ?? {}))),
       linkAdd: (i) =>

@@ -5,7 +5,7 @@ import { checkTenant, isPlainFactGet } from "../../schema/common.ts";
 import type * as Ops from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import { searchPhrasings } from "../../search/fuse.ts";
-import { redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
+import { checkObjectMeta, redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
 import type { CheckResult, Memory, Store, WorkTrace } from "../types.ts";
 import { sqliteCapture } from "./capture.ts";
 import { activity } from "./activity.ts";
@@ -124,7 +124,12 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
             return outcome.result;
           }),
         ),
-      objectPut: (body, meta) => run(() => objects.put(tenant, body, meta)),
+      // A name holding a secret is refused before a byte of the body is read.
+      objectPut: (body, meta) =>
+        run(async () => {
+          const checked = await withOps((In) => checkObjectMeta(parseInput(In.ObjectPutMeta, meta ?? {}), redactOn));
+          return objects.put(tenant, body, checked);
+        }),
       objectGet: (i) => run(() => withOps((In) => objects.get(tenant, parseInput(In.ObjectGetInput, i)))),
       objectList: (i) => run(() => withOps((In) => objects.list(tenant, parseInput(In.ObjectListInput, i ?? {})))),
       linkAdd: (i) =>
