@@ -6,6 +6,7 @@
  * today; another engine is one more factory and one more `runContract` line.
  */
 import { describe } from "bun:test";
+import { asOfCases } from "./_as-of.ts";
 import { captureCases } from "./_capture.ts";
 import { errorCases } from "./_errors.ts";
 import { factCases } from "./_facts.ts";
@@ -43,6 +44,7 @@ export function runContract(name: string, factory: Factory): void {
       searchRankingCases,
       factCases,
       historyCases,
+      asOfCases,
       forgetCases,
       objectCases,
       redactCases,
