@@ -55,6 +55,7 @@ export function httpMemory(requester: Requester, tenant: string): Memory {
       parseInput(In.StatsInput, i ?? {});
       return get<Out.StatsResult>("/v1/stats");
     },
+    diff: async (i) => get<Out.DiffResult>("/v1/diff", parseInput(In.DiffInput, i)),
     ...objectMethods(requester),
   };
 }

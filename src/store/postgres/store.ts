@@ -6,6 +6,8 @@
  */
 import { atPoint, boundOf } from "../as-of.ts";
 import { asOfLookup, factGetAt, factListAt, sessionsAt } from "./as-of.ts";
+import { diffSpan } from "../diff.ts";
+import { diff } from "./diff.ts";
 import { SQL } from "bun";
 import { ZeroDbError } from "../../errors.ts";
 import { checkTenant } from "../../schema/common.ts";
@@ -156,6 +158,11 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
         runRead(() => {
           parseInput(In.StatsInput, i ?? {});
           return stats(sql, tenant);
+        }),
+      diff: (i) =>
+        runRead(async () => {
+          const input = parseInput(In.DiffInput, i);
+          return diff(sql, tenant, input, await diffSpan(input, asOfLookup(sql, tenant)));
         }),
     };
   };

@@ -25,6 +25,8 @@ import { exportRows, importRecords } from "./transfer.ts";
 import { append, read, sessions } from "./turns.ts";
 import { atPoint, boundOf } from "../as-of.ts";
 import { asOfLookup, factGetAt, factListAt, sessionsAt } from "./as-of.ts";
+import { diffSpan } from "../diff.ts";
+import { diff } from "./diff.ts";
 
 /** Hooks other parts of the store (objects) add to the engine. */
 export interface SqliteStoreHooks {
@@ -169,6 +171,13 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
           withOps((In) => {
             parseInput(In.StatsInput, i ?? {});
             return stats(db, tenant);
+          }),
+        ),
+      diff: (i) =>
+        run(() =>
+          withOps(async (In) => {
+            const input = parseInput(In.DiffInput, i);
+            return diff(db, tenant, input, await diffSpan(input, asOfLookup(db, tenant)));
           }),
         ),
     };

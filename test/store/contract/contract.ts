@@ -8,6 +8,7 @@
 import { describe } from "bun:test";
 import { asOfCases } from "./_as-of.ts";
 import { captureCases } from "./_capture.ts";
+import { diffCases } from "./_diff.ts";
 import { errorCases } from "./_errors.ts";
 import { factCases } from "./_facts.ts";
 import { forgetCases } from "./_forget.ts";
@@ -45,6 +46,7 @@ export function runContract(name: string, factory: Factory): void {
       factCases,
       historyCases,
       asOfCases,
+      diffCases,
       forgetCases,
       objectCases,
       redactCases,
