@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import { invalid } from "../errors.ts";
 import { prefixMarkdown, sessionMarkdown } from "../history/markdown.ts";
+import { allTurns } from "../history/read-all.ts";
 import { ReadInput, SessionsInput } from "../schema/ops.ts";
 import { parseInput } from "../schema/parse.ts";
 import type { Turn } from "../schema/results.ts";
@@ -32,18 +33,6 @@ export function checkReadable(e: ReadableExport): void {
   // The schemas of read and sessions name the field exactly as the operation would.
   if (e.session !== undefined) parseInput(ReadInput, { session: e.session, ...(e.asOf !== undefined ? { as_of: e.asOf } : {}) });
   else parseInput(SessionsInput, { ...(e.prefix !== undefined ? { prefix: e.prefix } : {}), ...(e.asOf !== undefined ? { as_of: e.asOf } : {}) });
-}
-
-/** Every turn of a session at the point asked, in LSN order. */
-async function allTurns(m: Memory, session: string, asOf: string | undefined): Promise<Turn[]> {
-  const turns: Turn[] = [];
-  let after = 0;
-  for (;;) {
-    const page = await m.read({ session, after, limit: 1000, ...(asOf !== undefined ? { as_of: asOf } : {}) });
-    turns.push(...page.turns);
-    if (page.next === null) return turns;
-    after = page.next;
-  }
 }
 
 /** Every session name under a prefix at the point asked, in name order. */
