@@ -65,10 +65,19 @@ export function searchRankingCases(factory: Factory): void {
       // turns each hold three of the four words, so a choice of the pool by length alone would leave it out;
       // two thousand turns holding none of them give the words their weight.
       const words = ["vortex", "cache", "shard", "eviction"];
-      const [log] = await appendAll(a, "proj/log", [{ role: "tool", content: `${words.join(" ")} failed; ${filler(400, "ff")} `.repeat(40), meta: { kind: "tool_result" } }]);
-      const short = Array.from({ length: 100 }, (_, i) => ({ role: "assistant" as const, content: `${words.filter((_, k) => k !== i % 4).join(" ")} note ${i}` }));
+      const [log] = await appendAll(a, "proj/log", [
+        { role: "tool", content: `${words.join(" ")} failed; ${filler(400, "ff")} `.repeat(40), meta: { kind: "tool_result" } },
+      ]);
+      const short = Array.from({ length: 100 }, (_, i) => ({
+        role: "assistant" as const,
+        content: `${words.filter((_, k) => k !== i % 4).join(" ")} note ${i}`,
+      }));
       await appendAll(a, "proj/notes", short);
-      await appendAll(a, "proj/other", Array.from({ length: 2000 }, (_, i) => ({ role: "assistant" as const, content: `${filler(60, "gg")} ${i}` })));
+      await appendAll(
+        a,
+        "proj/other",
+        Array.from({ length: 2000 }, (_, i) => ({ role: "assistant" as const, content: `${filler(60, "gg")} ${i}` })),
+      );
       const hits = (await a.search({ query: "vortex cache shard eviction", limit: 10 })).hits.map((h) => h.lsn);
       expect(hits).toContain(log!);
     });
