@@ -74,7 +74,9 @@ function cut(text: string, max: number): string {
  */
 function saidAt(t: Turn): string {
   const ts = t.meta.timestamp;
-  return typeof ts === "string" && /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(ts) ? new Date(Date.parse(ts)).toISOString() : t.ts;
+  const ms = typeof ts === "string" && /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(ts) ? Date.parse(ts) : Number.NaN;
+  // Meta is the writer's: a time that does not parse (or is out of range) is not shown, the stored one is.
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : t.ts;
 }
 
 /** A turn's heading: what it is, whether a subagent said it, its time and LSN. */
