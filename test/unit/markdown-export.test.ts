@@ -92,7 +92,10 @@ describe("issue 33: a session as Markdown", () => {
   });
 
   test("a turn's time is its harness's when that parses, else the stored one; a bad meta time never fails the export", () => {
-    const at = (timestamp: unknown) => sessionMarkdown("s", [{ ...TURNS[0]!, meta: { timestamp } }]).split("\n").find((l) => l.startsWith("### "));
+    const at = (timestamp: unknown) =>
+      sessionMarkdown("s", [{ ...TURNS[0]!, meta: { timestamp } }])
+        .split("\n")
+        .find((l) => l.startsWith("### "));
     expect(at("2026-03-01T09:59:59.500+02:00")).toBe("### User · 2026-03-01T07:59:59.500Z · LSN 1");
     for (const bad of ["2026-13-45T99:99Z", "yesterday", 12, "2026-03-01T09:59:59.5Z<b>"]) expect(at(bad)).toBe(`### User · ${TURNS[0]!.ts} · LSN 1`);
   });
