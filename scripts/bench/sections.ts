@@ -15,6 +15,7 @@ export const SECTIONS: (() => Promise<Section>)[] = [
   () => load(import("./redact.ts")),
   () => load(import("./peers.ts")),
   () => load(import("./search.ts")),
+  () => load(import("./history.ts")),
   () => load(import("./recall.ts")),
   () => load(import("./viewer.ts")),
   () => load(import("./compression.ts")),

@@ -33,6 +33,7 @@ export const SLOW_FILES: Readonly<Record<string, string>> = {
   "test/store/contract/postgres.contract.test.ts": "starts a real PostgreSQL",
   "test/store/contract/http-postgres.contract.test.ts": "a real PostgreSQL and a serve per case",
   "test/http/viewer/browser.test.ts": "drives a real headless Chromium against a real serve",
+  "test/http/viewer/history.browser.test.ts": "drives a real headless Chromium against a real serve",
 };
 
 /** The fast tier's test files under `root`, as paths relative to it, sorted. */

@@ -22,6 +22,7 @@ export const COMMANDS: CommandTree = {
     list: () => load(import("./commands/fact-list.ts")),
   },
   forget: () => load(import("./commands/forget.ts")),
+  diff: () => load(import("./commands/diff.ts")),
   object: {
     put: () => load(import("./commands/object-put.ts")),
     get: () => load(import("./commands/object-get.ts")),

@@ -39,7 +39,10 @@ export function httpMemory(requester: Requester, tenant: string): Memory {
       const { key, ...body } = parseInput(In.FactSetInput, i);
       return requester.json<Out.WriteResult>({ method: "PUT", path: factPath(key), json: body });
     },
-    factGet: async (i) => get<Out.Fact>(factPath(parseInput(In.FactGetInput, i).key)),
+    factGet: async (i) => {
+      const { key, ...query } = parseInput(In.FactGetInput, i);
+      return get<Out.Fact>(factPath(key), query);
+    },
     factList: async (i) => get<Out.FactListResult>("/v1/facts", parseInput(In.FactListInput, i ?? {})),
     factHistory: async (i) => {
       const { key, ...query } = parseInput(In.FactHistoryInput, i);
@@ -52,6 +55,7 @@ export function httpMemory(requester: Requester, tenant: string): Memory {
       parseInput(In.StatsInput, i ?? {});
       return get<Out.StatsResult>("/v1/stats");
     },
+    diff: async (i) => get<Out.DiffResult>("/v1/diff", parseInput(In.DiffInput, i)),
     ...objectMethods(requester),
   };
 }

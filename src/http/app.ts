@@ -9,6 +9,7 @@ import { requireToken } from "./auth.ts";
 import type { App, AppOptions, HttpEnv, RouteGroup } from "./env.ts";
 import { errorsOnly, notFound, onError } from "./errors.ts";
 import { requestLog } from "./log.ts";
+import { diffRoutes } from "./routes/diff.ts";
 import { factRoutes } from "./routes/facts.ts";
 import { forgetRoutes } from "./routes/forget.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -23,7 +24,7 @@ import { whoamiRoutes } from "./routes/whoami.ts";
 import { createViewer } from "./viewer/state.ts";
 
 /** The routes behind the token check, one group per file; add a group with one line. */
-const V1: RouteGroup[] = [whoamiRoutes, turnRoutes, sessionRoutes, searchRoutes, factRoutes, forgetRoutes, statsRoutes, objectRoutes, linkRoutes];
+const V1: RouteGroup[] = [whoamiRoutes, turnRoutes, sessionRoutes, searchRoutes, factRoutes, forgetRoutes, statsRoutes, objectRoutes, linkRoutes, diffRoutes];
 
 /** The zerodb HTTP app over a store. */
 export function createApp(opts: AppOptions): App {

@@ -16,10 +16,14 @@ import {
   URL_MAX_BYTES,
 } from "../limits.ts";
 import { AfterLsn, Digest, IdemKey, Limit, Lsn, Name, NameCursor, Prefix, Role, jsonValue, refuseNul, utf8String } from "./common.ts";
+import { AsOf, IsoTime } from "./as-of.ts";
 import { Entry } from "./entry.ts";
 
 // One entry of an append: in a module of its own, so the capture batch's schema has it without building every operation's.
 export { Entry } from "./entry.ts";
+
+// as_of on the reads (DESIGN.md section 17).
+const AS_OF_HELP = "what the store held at this point: an LSN, or an ISO 8601 time (the last record at or before it); a forgotten record never comes back";
 
 /** append: `{session, entries}`, all-or-nothing. */
 export const AppendInput = z.strictObject({
@@ -33,6 +37,7 @@ export const ReadInput = z.strictObject({
   session: Name.describe("the session name"),
   after: AfterLsn.optional().describe("return turns with an LSN greater than this (the `next` of the previous page)"),
   limit: Limit.optional().describe("page size, 1 to 1000, default 100"),
+  as_of: AsOf.optional().describe(AS_OF_HELP),
 });
 
 /** sessions: list sessions by name. */
@@ -40,6 +45,7 @@ export const SessionsInput = z.strictObject({
   prefix: Prefix.optional().describe("only sessions whose name starts with this"),
   after: NameCursor.optional().describe("return sessions named after this (the `next` of the previous page)"),
   limit: Limit.optional().describe("page size, 1 to 1000, default 100"),
+  as_of: AsOf.optional().describe(AS_OF_HELP),
 });
 
 // A query with no word (letters or digits) is refused here, before any door touches the store (I6);
@@ -66,6 +72,7 @@ export const SearchInput = z.strictObject({
   limit: Limit.optional().describe("at most this many hits, 1 to 1000, default 100"),
   all_words: z.boolean().optional().describe("only turns holding every word of the query (default: any word, best first)"),
   include_noise: z.boolean().optional().describe("also search harness bookkeeping and zerodb's own captured results and context (left out by default)"),
+  as_of: AsOf.optional().describe(AS_OF_HELP),
 });
 
 /** fact_set: set a named value, superseding the old one. */
@@ -78,6 +85,7 @@ export const FactSetInput = z.strictObject({
 /** fact_get: the current value of a key. */
 export const FactGetInput = z.strictObject({
   key: Name.describe("the fact's key"),
+  as_of: AsOf.optional().describe(AS_OF_HELP),
 });
 
 /** fact_list: current facts by key. */
@@ -85,13 +93,7 @@ export const FactListInput = z.strictObject({
   prefix: Prefix.optional().describe("only keys starting with this"),
   after: NameCursor.optional().describe("return keys after this (the `next` of the previous page)"),
   limit: Limit.optional().describe("page size, 1 to 1000, default 100"),
-});
-
-/** An ISO 8601 time, as `before` in a forget selector. */
-const IsoTime = z.string().superRefine((s, ctx) => {
-  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) || Number.isNaN(Date.parse(s))) {
-    ctx.addIssue({ code: "custom", message: "must be an ISO 8601 time such as 2026-01-31T12:00:00Z" });
-  }
+  as_of: AsOf.optional().describe(AS_OF_HELP),
 });
 
 /** A forget selector: exactly one of its fields. */
@@ -195,6 +197,14 @@ export const ObjectListInput = z.strictObject({
   limit: Limit.optional().describe("page size, 1 to 1000, default 100"),
 });
 
+/** diff: what was added between two points of the tape (DESIGN.md section 17). */
+export const DiffInput = z.strictObject({
+  from: AsOf.describe("the earlier point: an LSN or an ISO 8601 time"),
+  to: AsOf.optional().describe("the later point: an LSN or an ISO 8601 time (default: now)"),
+  prefix: Prefix.optional().describe("only sessions and fact keys starting with this"),
+  limit: Limit.optional().describe("at most this many sessions and this many facts, 1 to 1000, default 100"),
+});
+
 export type AppendInput = z.output<typeof AppendInput>;
 export type EntryInput = z.output<typeof Entry>;
 export type ReadInput = z.output<typeof ReadInput>;
@@ -213,3 +223,4 @@ export type ActivityInput = z.output<typeof ActivityInput>;
 export type ObjectPutMeta = z.output<typeof ObjectPutMeta>;
 export type ObjectGetInput = z.output<typeof ObjectGetInput>;
 export type ObjectListInput = z.output<typeof ObjectListInput>;
+export type DiffInput = z.output<typeof DiffInput>;

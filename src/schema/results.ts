@@ -113,3 +113,23 @@ export type FactHistoryResult = z.infer<typeof FactHistoryResult>;
 export type DayCount = z.infer<typeof DayCount>;
 export type ActivityResult = z.infer<typeof ActivityResult>;
 export type StatsResult = z.infer<typeof StatsResult>;
+
+/** diff (DESIGN.md section 17): what was added between two points, never forgotten content. */
+export const LsnRange = z.tuple([z.number(), z.number()]);
+export const DiffSession = z.object({ name: z.string(), turns: z.number(), bytes: z.number(), lsns: z.array(LsnRange) });
+export const DiffFactValue = z.object({ value: z.unknown(), lsn: z.number() });
+export const DiffFact = z.object({ key: z.string(), sets: z.number(), old: DiffFactValue.nullable(), new: DiffFactValue });
+export const DiffForget = z.object({ lsn: z.number(), ts: z.string(), hidden: z.number(), kinds: z.record(z.string(), z.number()), lsns: z.array(LsnRange) });
+export const DiffResult = z.object({
+  /** The points as LSNs: records with from < LSN ≤ to are what was added. */
+  from: z.number(),
+  to: z.number(),
+  sessions: z.array(DiffSession),
+  facts: z.array(DiffFact),
+  forgets: z.array(DiffForget),
+  links: z.number(),
+  objects: z.number(),
+  /** More sessions or facts changed than `limit`: the lists hold the first by name. */
+  truncated: z.boolean(),
+});
+export type DiffResult = z.infer<typeof DiffResult>;

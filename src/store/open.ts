@@ -32,7 +32,13 @@ export interface OpenStoreOptions {
 export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   if (opts.database) {
     const { openPostgresStore } = await import("./postgres/store.ts");
-    return openPostgresStore({ url: opts.database, dataDir: opts.dataDir, maxObjectBytes: opts.maxObjectBytes, redact: opts.redact, onProgress: opts.onProgress });
+    return openPostgresStore({
+      url: opts.database,
+      dataDir: opts.dataDir,
+      maxObjectBytes: opts.maxObjectBytes,
+      redact: opts.redact,
+      onProgress: opts.onProgress,
+    });
   }
   const { openSqliteStore } = await import("./sqlite/store.ts");
   const { dataDir, database: _database, ...rest } = opts;

@@ -56,6 +56,8 @@ export interface Memory {
   activity(input?: z.input<typeof In.ActivityInput>): Promise<Out.ActivityResult>;
   /** Counts and sizes (D7). */
   stats(input?: z.input<typeof In.StatsInput>): Promise<Out.StatsResult>;
+  /** What was added between two points: turns per session, facts old and new, forgets (DESIGN.md section 17); read only. */
+  diff(input: z.input<typeof In.DiffInput>): Promise<Out.DiffResult>;
 }
 
 /** What a finished backup held. */

@@ -36,7 +36,9 @@ function anchors(file: string): Set<string> {
 
 /** The relative links of a Markdown file (outside code blocks): [text](target). */
 function links(file: string): string[] {
-  const text = readFileSync(file, "utf8").replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
+  const text = readFileSync(file, "utf8")
+    .replace(/```[\s\S]*?```/g, "")
+    .replace(/`[^`\n]*`/g, "");
   return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/.test(t));
 }
 

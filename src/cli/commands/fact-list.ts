@@ -1,4 +1,5 @@
 import type { FactListResult } from "../../schema/results.ts";
+import { AS_OF_ARG, asOfFlag } from "../as-of-flag.ts";
 import { zcommand } from "../command.ts";
 import { withMemory } from "../context.ts";
 import { intFlag, stringFlag } from "../parse.ts";
@@ -13,10 +14,16 @@ export default zcommand({
     "fact-prefix": { type: "string", alias: ["prefix"], description: "only keys starting with this", valueHint: "prefix" },
     after: { type: "string", description: "only keys after this (the previous page's next)", valueHint: "key" },
     limit: { type: "string", description: "page size, 1 to 1000 (default 100)", valueHint: "n" },
+    "as-of": AS_OF_ARG,
   },
   run: (args) => {
     // Validated before the store is opened: bad input never touches disk (I6, D3).
-    const input = parseInput(FactListInput, { prefix: stringFlag(args["fact-prefix"]), after: stringFlag(args.after), limit: intFlag("limit", args.limit) });
+    const input = parseInput(FactListInput, {
+      prefix: stringFlag(args["fact-prefix"]),
+      after: stringFlag(args.after),
+      limit: intFlag("limit", args.limit),
+      as_of: asOfFlag(args),
+    });
     return withMemory(args, (m) => m.factList(input));
   },
   human: (r: FactListResult) => {

@@ -1,5 +1,6 @@
 import { ZeroDbError } from "../../errors.ts";
 import type { SearchHit, SearchResult } from "../../schema/results.ts";
+import { AS_OF_ARG, asOfFlag } from "../as-of-flag.ts";
 import { zcommand } from "../command.ts";
 import { withMemory } from "../context.ts";
 import { intFlag, stringFlag } from "../parse.ts";
@@ -28,6 +29,7 @@ export default zcommand({
       valueHint: "phrasing",
       repeat: true,
     },
+    "as-of": AS_OF_ARG,
   },
   run: (args) => {
     // Validated before the store is opened: bad input never touches disk (I6, D3).
@@ -41,6 +43,7 @@ export default zcommand({
         limit: intFlag("limit", args.limit),
         all_words: args["all-words"] === true ? true : undefined,
         include_noise: args["include-noise"] === true ? true : undefined,
+        as_of: asOfFlag(args),
       }),
     );
     return withMemory(args, (m) => m.search(input));

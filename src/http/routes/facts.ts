@@ -36,8 +36,8 @@ export function factRoutes(app: App): void {
     return c.json(await c.var.memory.factSet(input));
   });
   app.get(`${PREFIX}:key{.+}`, async (c) => {
-    queryInput(c.req.url, z.strictObject({}));
-    const input = parseInput(FactGetInput, { key: factKey(c.req.url) });
+    const query = queryInput(c.req.url, FactGetInput.pick({ as_of: true }), { as_of: {} });
+    const input = parseInput(FactGetInput, { ...query, key: factKey(c.req.url) });
     return c.json(await c.var.memory.factGet(input));
   });
   app.get(`${HISTORY}:key{.+}`, async (c) => {
@@ -46,7 +46,7 @@ export function factRoutes(app: App): void {
     return c.json(await c.var.memory.factHistory(input));
   });
   app.get("/v1/facts", async (c) => {
-    const input = queryInput(c.req.url, FactListInput, { prefix: {}, after: {}, limit: { int: true } });
+    const input = queryInput(c.req.url, FactListInput, { prefix: {}, after: {}, limit: { int: true }, as_of: {} });
     return c.json(await c.var.memory.factList(input));
   });
 }

@@ -18,6 +18,7 @@ export function searchRoutes(app: App): void {
       limit: { int: true },
       all_words: { bool: true },
       include_noise: { bool: true },
+      as_of: {},
     });
     return c.json(await c.var.memory.search(input));
   });

@@ -6,7 +6,7 @@ import { queryInput } from "../query.ts";
 /** Registers /v1/sessions. */
 export function sessionRoutes(app: App): void {
   app.get("/v1/sessions", async (c) => {
-    const input = queryInput(c.req.url, SessionsInput, { prefix: {}, after: {}, limit: { int: true } });
+    const input = queryInput(c.req.url, SessionsInput, { prefix: {}, after: {}, limit: { int: true }, as_of: {} });
     return c.json(await c.var.memory.sessions(input));
   });
 }

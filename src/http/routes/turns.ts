@@ -12,7 +12,7 @@ export function turnRoutes(app: App): void {
     return c.json(await c.var.memory.append(input));
   });
   app.get("/v1/turns", async (c) => {
-    const input = queryInput(c.req.url, ReadInput, { session: {}, after: { int: true }, limit: { int: true } });
+    const input = queryInput(c.req.url, ReadInput, { session: {}, after: { int: true }, limit: { int: true }, as_of: {} });
     return c.json(await c.var.memory.read(input));
   });
 }

@@ -27,10 +27,14 @@ export const recall = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, ctx) {
     const session = args.session ?? ctx.projectSession;
-    const page = await ctx.memory.read({ session, after: args.after, limit: args.limit });
+    const page = await ctx.memory.read({ session, after: args.after, limit: args.limit, as_of: args.as_of });
     const lines: string[] = [];
     if (page.turns.length === 0) {
-      lines.push(args.after ? `Session ${session} has no turns after lsn ${args.after}.` : `Session ${session} holds nothing yet.`);
+      lines.push(
+        args.after
+          ? `Session ${session} has no turns after lsn ${args.after}.`
+          : `Session ${session} ${args.as_of === undefined ? "holds nothing yet" : `held nothing as of ${args.as_of}`}.`,
+      );
     } else {
       const first = page.turns[0]!.lsn;
       const last = page.turns[page.turns.length - 1]!.lsn;

@@ -10,6 +10,7 @@ import type { SearchInput } from "../../schema/ops.ts";
 import { prefixEnd } from "../ranges.ts";
 import { encodeText } from "./nul.ts";
 import { termQuery } from "./words.ts";
+import { boundOf } from "../as-of.ts";
 
 /** Positional parameters for one statement. */
 export class Params {
@@ -31,6 +32,9 @@ export function filterSql(p: Params, tenant: string, input: SearchInput): string
     where.push(`t.kind = 'turn' AND t.subject >= ${p.add(input.prefix)}${end === null ? "" : ` AND t.subject < ${p.add(end)}`}`);
   }
   if (input.role !== undefined) where.push(`t.kind = 'turn' AND t.data->>'role' = ${p.add(input.role)}`);
+  // as_of (DESIGN.md section 17): only what the tape held at that LSN.
+  const upto = boundOf(input);
+  if (upto !== undefined) where.push(`t.lsn <= ${p.add(upto)}`);
   return where.join(" AND ");
 }
 

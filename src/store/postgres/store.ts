@@ -4,6 +4,10 @@
  * processes may share one database; every write takes the LSN lock
  * (_tape.ts), so LSNs increase in commit order (I1, I4).
  */
+import { atPoint, boundOf } from "../as-of.ts";
+import { asOfLookup, factGetAt, factListAt, sessionsAt } from "./as-of.ts";
+import { diffSpan } from "../diff.ts";
+import { diff } from "./diff.ts";
 import { SQL } from "bun";
 import { ZeroDbError } from "../../errors.ts";
 import { checkTenant } from "../../schema/common.ts";
@@ -105,6 +109,8 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
 
   const memory = (tenant: string): Memory => {
     checkTenant(tenant);
+    // as_of resolved to an LSN, or left out for now (DESIGN.md section 17).
+    const at = <T extends { as_of?: number | string }>(input: T) => atPoint(input, asOfLookup(sql, tenant));
     return {
       tenant,
       append: (i) =>
@@ -113,16 +119,31 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
           // Parsed again: a marker may be longer than the secret it replaced, and the limits still hold.
           return withRedacted(await append(sql, tenant, parseInput(In.AppendInput, r.input)), r.redacted);
         }),
-      read: (i) => runRead(() => read(sql, tenant, parseInput(In.ReadInput, i))),
-      sessions: (i) => runRead(() => sessions(sql, tenant, parseInput(In.SessionsInput, i ?? {}))),
-      search: (i) => runRead(() => searchPhrasings(parseInput(In.SearchInput, i), (p) => search(sql, tenant, p))),
+      read: (i) => runRead(async () => read(sql, tenant, await at(parseInput(In.ReadInput, i)))),
+      sessions: (i) =>
+        runRead(async () => {
+          const input = await at(parseInput(In.SessionsInput, i ?? {}));
+          const upto = boundOf(input);
+          return upto === undefined ? sessions(sql, tenant, input) : sessionsAt(sql, tenant, input, upto);
+        }),
+      search: (i) => runRead(async () => searchPhrasings(await at(parseInput(In.SearchInput, i)), (p) => search(sql, tenant, p))),
       factSet: (i) =>
         run(async () => {
           const r = redactFact(parseInput(In.FactSetInput, i), redactOn);
           return withRedacted(await factSet(sql, tenant, parseInput(In.FactSetInput, r.input)), r.redacted);
         }),
-      factGet: (i) => runRead(() => factGet(sql, tenant, parseInput(In.FactGetInput, i))),
-      factList: (i) => runRead(() => factList(sql, tenant, parseInput(In.FactListInput, i ?? {}))),
+      factGet: (i) =>
+        runRead(async () => {
+          const input = await at(parseInput(In.FactGetInput, i));
+          const upto = boundOf(input);
+          return upto === undefined ? factGet(sql, tenant, input) : factGetAt(sql, tenant, input, upto);
+        }),
+      factList: (i) =>
+        runRead(async () => {
+          const input = await at(parseInput(In.FactListInput, i ?? {}));
+          const upto = boundOf(input);
+          return upto === undefined ? factList(sql, tenant, input) : factListAt(sql, tenant, input, upto);
+        }),
       forget: (i) => run(() => forget(sql, tenant, parseInput(In.ForgetInput, i))),
       objectPut: (body, meta) => run(() => objects.put(tenant, body, checkObjectMeta(parseInput(In.ObjectPutMeta, meta ?? {}), redactOn))),
       objectGet: (i) => run(() => objects.get(tenant, parseInput(In.ObjectGetInput, i))),
@@ -139,6 +160,11 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
         runRead(() => {
           parseInput(In.StatsInput, i ?? {});
           return stats(sql, tenant);
+        }),
+      diff: (i) =>
+        runRead(async () => {
+          const input = parseInput(In.DiffInput, i);
+          return diff(sql, tenant, input, await diffSpan(input, asOfLookup(sql, tenant)));
         }),
     };
   };

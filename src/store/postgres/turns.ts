@@ -8,6 +8,7 @@ import { ZeroDbError } from "../../errors.ts";
 import { type NewRow, type Q, insertRows, isoTime, lockLsns, priorWrites } from "./_tape.ts";
 import { contentHash, opHash } from "../hashes.ts";
 import { decodeJson, decodeText } from "./nul.ts";
+import { boundOf } from "../as-of.ts";
 
 /** Appends a batch in one transaction holding the LSN lock: all entries or none. */
 export async function append(sql: Q, tenant: string, input: AppendInput): Promise<AppendResult> {
@@ -110,9 +111,11 @@ export function rowToTurn(row: Record<string, unknown>): Turn {
 export async function read(sql: Q, tenant: string, input: ReadInput): Promise<ReadResult> {
   const limit = input.limit ?? PAGE_DEFAULT;
   const after = input.after ?? 0;
+  // A resolved as_of bounds the LSNs (DESIGN.md section 17).
+  const upto = boundOf(input) ?? Number.MAX_SAFE_INTEGER;
   return sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", async (tx): Promise<ReadResult> => {
     const sizes = await tx`SELECT lsn, bytes FROM tape
-      WHERE tenant = ${tenant} AND kind = 'turn' AND subject = ${input.session} AND forgotten_by IS NULL AND lsn > ${after}
+      WHERE tenant = ${tenant} AND kind = 'turn' AND subject = ${input.session} AND forgotten_by IS NULL AND lsn > ${after} AND lsn <= ${upto}
       ORDER BY lsn LIMIT ${limit + 1}`;
     let take = 0;
     let bytes = 0;

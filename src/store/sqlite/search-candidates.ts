@@ -10,6 +10,7 @@ import { idf } from "../../search/rank.ts";
 import type { SearchInput } from "../../schema/ops.ts";
 import { prefixRange } from "./_tape.ts";
 import { tenantToken } from "./search-index.ts";
+import { boundOf } from "../as-of.ts";
 
 /** Rows fetched per term, newest first; a term with fewer is complete. */
 export const CANDIDATES_PER_TERM = 1000;
@@ -79,6 +80,12 @@ export function filterOf(tenant: string, input: SearchInput): Filter {
   if (input.role !== undefined) {
     where.push("t.kind = 'turn' AND json_extract(t.data, '$.role') = ?");
     params.push(input.role);
+  }
+  const upto = boundOf(input);
+  if (upto !== undefined) {
+    // as_of (DESIGN.md section 17): only what the tape held at that LSN.
+    where.push("t.lsn <= ?");
+    params.push(upto);
   }
   return { sql: where.join(" AND "), params };
 }

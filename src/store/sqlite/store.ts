@@ -23,6 +23,10 @@ import { sqliteTokens } from "./tokens.ts";
 import { traceDatabase } from "./trace.ts";
 import { exportRows, importRecords } from "./transfer.ts";
 import { append, read, sessions } from "./turns.ts";
+import { atPoint, boundOf } from "../as-of.ts";
+import { asOfLookup, factGetAt, factListAt, sessionsAt } from "./as-of.ts";
+import { diffSpan } from "../diff.ts";
+import { diff } from "./diff.ts";
 
 /** Hooks other parts of the store (objects) add to the engine. */
 export interface SqliteStoreHooks {
@@ -64,7 +68,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
    * loaded, else after loading them. Opening a store builds none of them, so
    * a capture hook (its batches have a schema of their own) never pays for them.
    */
-  const withOps = <T>(fn: (In: typeof Ops) => T): T | Promise<T> => {
+  const withOps = <T>(fn: (In: typeof Ops) => T | Promise<T>): T | Promise<T> => {
     if (opsModule) return fn(opsModule);
     return import("../../schema/ops.ts").then((m) => {
       opsModule = m;
@@ -85,6 +89,8 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
 
   const memory = (tenant: string): Memory => {
     checkTenant(tenant);
+    // as_of resolved to an LSN, or left out for now (DESIGN.md section 17).
+    const at = <T extends { as_of?: number | string }>(input: T) => atPoint(input, asOfLookup(db, tenant));
     return {
       tenant,
       append: (i) =>
@@ -95,12 +101,19 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
             return withRedacted(append(db, tenant, parseInput(In.AppendInput, r.input)), r.redacted);
           }),
         ),
-      read: (i) => run(() => withOps((In) => read(db, tenant, parseInput(In.ReadInput, i)))),
-      sessions: (i) => run(() => withOps((In) => sessions(db, tenant, parseInput(In.SessionsInput, i ?? {})))),
+      read: (i) => run(() => withOps(async (In) => read(db, tenant, await at(parseInput(In.ReadInput, i))))),
+      sessions: (i) =>
+        run(() =>
+          withOps(async (In) => {
+            const input = await at(parseInput(In.SessionsInput, i ?? {}));
+            const upto = boundOf(input);
+            return upto === undefined ? sessions(db, tenant, input) : sessionsAt(db, tenant, input, upto);
+          }),
+        ),
       search: (i) =>
         run(() =>
-          withOps((In) => {
-            const input = parseInput(In.SearchInput, i);
+          withOps(async (In) => {
+            const input = await at(parseInput(In.SearchInput, i));
             // Every phrasing reads one snapshot (I4): the engine's own transaction nests in this one as a savepoint.
             // One phrasing is one search, in its own transaction already.
             if (input.queries === undefined) return search(db, tenant, input);
@@ -114,8 +127,24 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
             return withRedacted(factSet(db, tenant, parseInput(In.FactSetInput, r.input)), r.redacted);
           }),
         ),
-      factGet: (i) => run(() => (isPlainFactGet(i) ? factGet(db, tenant, i) : withOps((In) => factGet(db, tenant, parseInput(In.FactGetInput, i))))),
-      factList: (i) => run(() => withOps((In) => factList(db, tenant, parseInput(In.FactListInput, i ?? {})))),
+      factGet: (i) =>
+        run(() =>
+          isPlainFactGet(i)
+            ? factGet(db, tenant, i)
+            : withOps(async (In) => {
+                const input = await at(parseInput(In.FactGetInput, i));
+                const upto = boundOf(input);
+                return upto === undefined ? factGet(db, tenant, input) : factGetAt(db, tenant, input, upto);
+              }),
+        ),
+      factList: (i) =>
+        run(() =>
+          withOps(async (In) => {
+            const input = await at(parseInput(In.FactListInput, i ?? {}));
+            const upto = boundOf(input);
+            return upto === undefined ? factList(db, tenant, input) : factListAt(db, tenant, input, upto);
+          }),
+        ),
       forget: (i) =>
         run(() =>
           withOps((In) => {
@@ -147,6 +176,13 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
           withOps((In) => {
             parseInput(In.StatsInput, i ?? {});
             return stats(db, tenant);
+          }),
+        ),
+      diff: (i) =>
+        run(() =>
+          withOps(async (In) => {
+            const input = parseInput(In.DiffInput, i);
+            return diff(db, tenant, input, await diffSpan(input, asOfLookup(db, tenant)));
           }),
         ),
     };

@@ -6,6 +6,7 @@ import type { AppendResult, ReadResult, SessionsResult, Turn } from "../../schem
 import { turnClass } from "../../search/classify.ts";
 import { insertRow, isoTime, prefixRange, priorWrite, verifyRow } from "./_tape.ts";
 import type { PreparedTurn } from "../capture.ts";
+import { boundOf } from "../as-of.ts";
 import { contentHash, opHash } from "../hashes.ts";
 
 /**
@@ -108,18 +109,20 @@ export function rowToTurn(db: Database, row: TurnRow): Turn {
  * A page of a session after an LSN. The page stops at `limit` turns or at
  * READ_PAGE_MAX_BYTES of content (always at least one turn), whichever comes
  * first; both statements run in one read transaction, so one snapshot (I4).
+ * A resolved `as_of` bounds the LSNs (DESIGN.md section 17).
  */
 export function read(db: Database, tenant: string, input: ReadInput): ReadResult {
   const limit = input.limit ?? PAGE_DEFAULT;
+  const upto = boundOf(input) ?? Number.MAX_SAFE_INTEGER;
   return db
     .transaction((): ReadResult => {
       const sizes = db
         .query(
           `SELECT lsn, bytes FROM tape
-         WHERE tenant = ? AND kind = 'turn' AND subject = ? AND forgotten_by IS NULL AND lsn > ?
+         WHERE tenant = ? AND kind = 'turn' AND subject = ? AND forgotten_by IS NULL AND lsn > ? AND lsn <= ?
          ORDER BY lsn LIMIT ?`,
         )
-        .all(tenant, input.session, input.after ?? 0, limit + 1) as { lsn: number; bytes: number }[];
+        .all(tenant, input.session, input.after ?? 0, upto, limit + 1) as { lsn: number; bytes: number }[];
       let take = 0;
       let bytes = 0;
       while (take < Math.min(limit, sizes.length) && (take === 0 || bytes + sizes[take]!.bytes <= READ_PAGE_MAX_BYTES)) {

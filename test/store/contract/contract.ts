@@ -6,7 +6,9 @@
  * today; another engine is one more factory and one more `runContract` line.
  */
 import { describe } from "bun:test";
+import { asOfCases } from "./_as-of.ts";
 import { captureCases } from "./_capture.ts";
+import { diffCases } from "./_diff.ts";
 import { errorCases } from "./_errors.ts";
 import { factCases } from "./_facts.ts";
 import { forgetCases } from "./_forget.ts";
@@ -44,6 +46,8 @@ export function runContract(name: string, factory: Factory): void {
       searchRankingCases,
       factCases,
       historyCases,
+      asOfCases,
+      diffCases,
       forgetCases,
       objectCases,
       redactCases,

@@ -7,6 +7,7 @@
 import type { Context, Hono } from "hono";
 import { notFound } from "../../../errors.ts";
 import { TURN_PREVIEW_CHARS } from "../chat.tsx";
+import { AsOfField, AsOfNotice } from "../as-of.tsx";
 import { Layout } from "../layout.tsx";
 import { type ViewerEnv, frame, href, intParam, required, textParam } from "../page.ts";
 
@@ -41,7 +42,13 @@ export function factPages(ui: Hono<ViewerEnv>): void {
   ui.get("/facts", async (c) => {
     const prefix = textParam(c, "prefix");
     const after = textParam(c, "after");
-    const page = await c.var.memory.factList({ limit: FACT_PAGE, ...(prefix !== undefined ? { prefix } : {}), ...(after !== undefined ? { after } : {}) });
+    const asOf = textParam(c, "as_of");
+    const page = await c.var.memory.factList({
+      limit: FACT_PAGE,
+      ...(prefix !== undefined ? { prefix } : {}),
+      ...(after !== undefined ? { after } : {}),
+      ...(asOf !== undefined ? { as_of: asOf } : {}),
+    });
     return c.html(
       <Layout {...frame(c, "Facts")}>
         <h1>Facts</h1>
@@ -49,15 +56,17 @@ export function factPages(ui: Hono<ViewerEnv>): void {
           <label>
             Key prefix <input type="text" name="prefix" value={prefix ?? ""} />
           </label>
+          <AsOfField value={asOf} />
           <button type="submit">Filter</button>
         </form>
+        <AsOfNotice value={asOf} now={href("/ui/facts", { prefix })} />
         {page.facts.length === 0 && <p>No facts{after !== undefined ? " after this key" : ""}.</p>}
         <table>
           <tbody>
             {page.facts.map((f) => (
               <tr>
                 <th scope="row">
-                  <a href={href("/ui/fact", { key: f.key })}>{f.key}</a>
+                  <a href={href("/ui/fact", asOf === undefined ? { key: f.key } : { key: f.key, lsn: f.lsn })}>{f.key}</a>
                 </th>
                 <td>
                   <Value value={f.value} fact={f.key} />
@@ -69,7 +78,7 @@ export function factPages(ui: Hono<ViewerEnv>): void {
             ))}
           </tbody>
         </table>
-        <p class="pager">{page.next !== null && <a href={href("/ui/facts", { prefix, after: page.next })}>Next facts</a>}</p>
+        <p class="pager">{page.next !== null && <a href={href("/ui/facts", { prefix, after: page.next, as_of: asOf })}>Next facts</a>}</p>
       </Layout>,
     );
   });

@@ -5,6 +5,7 @@ import { toZeroDbError } from "../../../errors.ts";
 import { SearchInput } from "../../../schema/ops.ts";
 import { parseInput } from "../../../schema/parse.ts";
 import type { SearchResult } from "../../../schema/results.ts";
+import { AsOfField, AsOfNotice } from "../as-of.tsx";
 import { Highlighted } from "../highlight.tsx";
 import { ErrorBox, Layout } from "../layout.tsx";
 import { type ViewerEnv, frame, href, textParam } from "../page.ts";
@@ -22,6 +23,7 @@ export function searchPages(ui: Hono<ViewerEnv>): void {
       limit: textParam(c, "limit"),
       all_words: c.req.query("all_words") === "1",
       include_noise: c.req.query("include_noise") === "1",
+      as_of: textParam(c, "as_of"),
     };
     let result: SearchResult | undefined;
     let error: string | undefined;
@@ -35,6 +37,7 @@ export function searchPages(ui: Hono<ViewerEnv>): void {
           ...(f.limit !== undefined ? { limit: Number(f.limit) } : {}),
           ...(f.all_words ? { all_words: true } : {}),
           ...(f.include_noise ? { include_noise: true } : {}),
+          ...(f.as_of !== undefined ? { as_of: f.as_of } : {}),
         });
         result = await c.var.memory.search(input);
       } catch (err) {
@@ -77,7 +80,12 @@ export function searchPages(ui: Hono<ViewerEnv>): void {
           <label>
             At most <input type="text" name="limit" value={f.limit ?? ""} size={4} inputmode="numeric" />
           </label>
+          <AsOfField value={f.as_of} />
         </form>
+        <AsOfNotice
+          value={f.as_of}
+          now={href("/ui/search", { ...f, as_of: undefined, all_words: f.all_words ? 1 : undefined, include_noise: f.include_noise ? 1 : undefined, q })}
+        />
         {error !== undefined && <ErrorBox message={error} />}
         {result && (
           <section aria-label="Hits">
@@ -88,7 +96,7 @@ export function searchPages(ui: Hono<ViewerEnv>): void {
                   {h.kind === "turn" ? (
                     <>
                       <a href={`/ui/turn/${h.lsn}`}>LSN {h.lsn}</a> · {h.role} in{" "}
-                      <a href={`${href("/ui/session", { s: h.session ?? "", after: h.lsn - 1, at: h.lsn })}#t${h.lsn}`}>{h.session}</a>
+                      <a href={`${href("/ui/session", { s: h.session ?? "", after: h.lsn - 1, at: h.lsn, as_of: f.as_of })}#t${h.lsn}`}>{h.session}</a>
                       {h.follows !== undefined && (
                         <>
                           {" "}
