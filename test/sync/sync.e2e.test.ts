@@ -203,6 +203,27 @@ describe("zerodb sync", () => {
     }
   });
 
+  test("plain `zerodb sync` reads the config; a second sync of a store while one runs is refused", async () => {
+    using dir = tempDir();
+    const srvHome = join(dir.path, "server");
+    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
+    await using server = await startServer(srvHome);
+    const a = machine(dir.path, "a");
+    await a.run(["append", "--session", "s", "configured"]);
+    writeFileSync(join(a.home, "zerodb", "config.json"), JSON.stringify({ sync: { url: server.url, token_file: tok } }), { mode: 0o600 });
+    expect(await a.json(["sync"])).toMatchObject({ pushed: 1, pulled: 0 });
+    const { takeSyncLock } = await import("../../src/sync/journal.ts");
+    const lock = takeSyncLock(join(a.home, "zerodb", "data"));
+    try {
+      const r = await a.run(["sync"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("another `zerodb sync` of this store is running");
+    } finally {
+      lock.release();
+    }
+    expect(await a.json(["sync"])).toMatchObject({ pushed: 0, pulled: 0 });
+  });
+
   test("a bad token or another tenant's token is refused, nothing written", async () => {
     using dir = tempDir();
     const srvHome = join(dir.path, "server");
