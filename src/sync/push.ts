@@ -80,7 +80,7 @@ export async function push(ctx: SyncContext): Promise<PushCounts> {
 }
 
 /** Whether a local record came from the server rather than from this store. */
-function isReplica(ctx: SyncContext, rec: TapeRecord): boolean {
+export function isReplica(ctx: Pick<SyncContext, "journal" | "self">, rec: TapeRecord): boolean {
   const known = ctx.journal.byLocal(rec.lsn);
   if (known) return known.store !== ctx.self;
   const o = parseSyncKey(rec.idem_key);

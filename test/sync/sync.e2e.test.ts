@@ -195,6 +195,10 @@ describe("zerodb sync", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toContain("cannot reach");
+    // doctor says when the store last synced and what waits, without the network.
+    const doc = await a.json<{ checks: { name: string; status: string; detail: string }[] }>(["doctor"]).catch(() => undefined);
+    const line = doc?.checks.find((c) => c.name === "sync");
+    expect(line).toMatchObject({ status: "pass", detail: expect.stringContaining("1 records waiting to be pushed") });
     server = await startServer(srvHome, ["--port", new URL(url).port]);
     try {
       expect(await a.sync(url, tok)).toMatchObject({ pushed: 1, pulled: 0 });
