@@ -40,6 +40,8 @@ function buildConfigFileSchema() {
         max_entries_per_run: z.number().int().min(1).max(64).optional(),
       })
       .optional(),
+    // The team server `zerodb sync` shares this store through (DESIGN.md 16); the store itself stays local.
+    sync: z.strictObject({ url: z.url({ protocol: /^https?$/ }), token_file: z.string().min(1) }).optional(),
   });
 }
 export type ConfigFile = z.infer<ReturnType<typeof buildConfigFileSchema>>;

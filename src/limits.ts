@@ -59,3 +59,7 @@ export const MAX_INLINE_BYTES_DEFAULT = 64 * KiB;
 export const LSN_RESTORE_MAX = 2 ** 52;
 /** How far ahead of this machine's clock a restored or imported record's time may be (another machine's clock, a day off at most). */
 export const CLOCK_SKEW_MAX_MS = 24 * 60 * 60 * 1000;
+/** Ranges in one forget's `records` selector (how sync replays a forget): 1–4,096 [first, last] LSN ranges. */
+export const FORGET_RANGES_MAX = 4096;
+/** Bytes of records one page of `GET /v1/sync/tape` carries at most (at least one record), like READ_PAGE_MAX_BYTES. */
+export const SYNC_PAGE_MAX_BYTES = 16 * MiB;

@@ -17,6 +17,7 @@ export const FAST_DIRS: readonly string[] = [
   "test/mcp",
   "test/objects",
   "test/capture",
+  "test/sync",
 ];
 
 /** Files under FAST_DIRS left to the full run (globs from the repository root), each with why. */

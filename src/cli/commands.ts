@@ -29,6 +29,7 @@ export const COMMANDS: CommandTree = {
     list: () => load(import("./commands/object-list.ts")),
   },
   link: { add: () => load(import("./commands/link-add.ts")) },
+  sync: () => load(import("./commands/sync.ts")),
   stats: () => load(import("./commands/stats.ts")),
   export: () => load(import("./commands/export.ts")),
   import: () => load(import("./commands/import.ts")),

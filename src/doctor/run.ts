@@ -12,6 +12,7 @@ import { filesCheck, homeCheck } from "./home.ts";
 import { mcpCheck } from "./mcp.ts";
 import { serverCheck } from "./server.ts";
 import { objectCheck, roundTripCheck, storeCheck } from "./store.ts";
+import { syncCheck } from "./sync.ts";
 import { type Check, type DoctorContext, check, why } from "./types.ts";
 
 /** The whole report: ok is false when any check failed. */
@@ -41,6 +42,8 @@ export async function runDoctor(
   const checks: Check[] = [...(opts.first ?? []), homeCheck(ctx), filesCheck(ctx)];
   const { check: store, store: opened } = await storeCheck(ctx, opts.openStore);
   checks.push(store);
+  const synced = opened ? await syncCheck(ctx, opened) : undefined;
+  if (synced) checks.push(synced);
   // Closed before the MCP check starts a second process on the same store.
   opened?.close();
   if (opened && opts.openScratch) checks.push(...(await scratchChecks(ctx, opts.openScratch)));

@@ -19,6 +19,7 @@ import { objectRoutes } from "./routes/objects.ts";
 import { searchRoutes } from "./routes/search.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { statsRoutes } from "./routes/stats.ts";
+import { syncRoutes } from "./routes/sync.ts";
 import { turnRoutes } from "./routes/turns.ts";
 import { whoamiRoutes } from "./routes/whoami.ts";
 import { createViewer } from "./viewer/state.ts";
@@ -38,5 +39,6 @@ export function createApp(opts: AppOptions): App {
   homeRoutes(app, { store: opts.store, viewer: opts.viewer ?? createViewer({ store: opts.store }), log });
   app.use("/v1/*", requireToken(opts.store));
   for (const group of V1) group(app);
+  syncRoutes(opts.store)(app);
   return app;
 }

@@ -9,6 +9,7 @@ import {
   ACTIVITY_MAX_DAYS,
   APPEND_MAX_ENTRIES,
   FACT_VALUE_MAX_BYTES,
+  FORGET_RANGES_MAX,
   NOTE_MAX_BYTES,
   QUERY_MAX_BYTES,
   QUERY_MAX_PHRASINGS,
@@ -107,13 +108,19 @@ export const Selector = z
     object: Digest.optional().describe("every reference to this object"),
     link: Lsn.optional().describe("the link with this LSN"),
     before: IsoTime.optional().describe("everything older than this ISO 8601 time"),
+    records: z
+      .array(z.tuple([Lsn, Lsn]).refine(([a, b]) => a <= b, { message: "a range's first LSN must not exceed its last" }))
+      .min(1)
+      .max(FORGET_RANGES_MAX)
+      .optional()
+      .describe("the records (turns, facts, links, object refs) with these LSNs, as inclusive [first, last] ranges: how sync replays a forget"),
   })
   .superRefine((sel, ctx) => {
     const given = Object.entries(sel).filter(([, v]) => v !== undefined).length;
     if (given !== 1) {
       ctx.addIssue({
         code: "custom",
-        message: `must have exactly one of session, session_prefix, turn, fact, fact_prefix, object, link, before (it has ${given})`,
+        message: `must have exactly one of session, session_prefix, turn, fact, fact_prefix, object, link, before, records (it has ${given})`,
       });
     }
     if (sel.session_prefix === "" || sel.fact_prefix === "") {

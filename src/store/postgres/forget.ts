@@ -44,6 +44,16 @@ async function matches(tx: Q, tenant: string, sel: Selector): Promise<Match[]> {
   else if (sel.before !== undefined)
     rows = await tx`SELECT lsn, kind, subject, idem_key FROM tape WHERE tenant = ${tenant} AND forgotten_by IS NULL
       AND kind IN ('turn', 'fact', 'link', 'object') AND ts < ${Date.parse(sel.before)}`;
+  else if (sel.records !== undefined) {
+    // Ranges of the primary key, one look-up each; overlapping ranges must not list a row twice.
+    const seen = new Map<number, Record<string, unknown>>();
+    for (const [a, b] of sel.records) {
+      const part = await tx`SELECT lsn, kind, subject, idem_key FROM tape WHERE tenant = ${tenant} AND forgotten_by IS NULL
+        AND kind IN ('turn', 'fact', 'link', 'object') AND lsn BETWEEN ${a} AND ${b}`;
+      for (const r of part) seen.set(Number(r.lsn), r);
+    }
+    rows = [...seen.values()];
+  }
   return rows.map((r) => ({ lsn: Number(r.lsn), kind: r.kind as string, subject: r.subject as string | null, idem_key: r.idem_key as string | null }));
 }
 

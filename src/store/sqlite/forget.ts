@@ -45,6 +45,12 @@ function matches(db: Database, tenant: string, sel: Selector): Match[] {
   if (sel.object !== undefined) return q("kind = 'object' AND subject = ?", sel.object);
   if (sel.link !== undefined) return q("kind = 'link' AND lsn = ?", sel.link);
   if (sel.before !== undefined) return q("kind IN ('turn', 'fact', 'link', 'object') AND ts < ?", Date.parse(sel.before));
+  // Ranges of the primary key, one look-up each; overlapping ranges must not list a row twice.
+  if (sel.records !== undefined) {
+    const seen = new Map<number, Match>();
+    for (const [a, b] of sel.records) for (const m of q("kind IN ('turn', 'fact', 'link', 'object') AND lsn BETWEEN ? AND ?", a, b)) seen.set(m.lsn, m);
+    return [...seen.values()];
+  }
   return [];
 }
 
