@@ -6,7 +6,7 @@
  * the Codex CLI cannot be installed.
  */
 import { expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { captureSession, projectSession } from "../../src/project.ts";
 import { harnessBin } from "../harness.ts";
@@ -21,7 +21,7 @@ const say = (id: string, text: string) => ({ type: "message", role: "assistant",
  * answered, as server-sent events, with the one output item `next` makes
  * of the request's input (JSON) and the response's number.
  */
-function standIn(next: (input: string, n: number) => Record<string, unknown>): ReturnType<typeof Bun.serve> {
+function standIn(next: (input: string, n: number) => Record<string, unknown> | Promise<Record<string, unknown>>): ReturnType<typeof Bun.serve> {
   const ev = (data: { type: string; [k: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
   const usage = { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: null, output_tokens_details: null };
   let n = 0;
@@ -34,7 +34,7 @@ function standIn(next: (input: string, n: number) => Record<string, unknown>): R
       n++;
       const body = [
         ev({ type: "response.created", response: { id: `resp_${n}` } }),
-        ev({ type: "response.output_item.done", output_index: 0, item: next(input, n) }),
+        ev({ type: "response.output_item.done", output_index: 0, item: await next(input, n) }),
         ev({ type: "response.completed", response: { id: `resp_${n}`, usage } }),
       ].join("");
       return new Response(body, { headers: { "content-type": "text/event-stream" } });
@@ -110,21 +110,41 @@ test("Codex: a real `codex exec` runs the notify hook connect --capture installe
 }, 180_000);
 
 /** A stand-in Responses API that has the parent spawn one subagent (multi_agent v1's spawn_agent), the subagent answer, then the parent finish. */
-function spawningResponses(): ReturnType<typeof Bun.serve> {
-  return standIn((input, n) =>
-    input.includes("function_call_output")
-      ? say(`msg_${n}`, "the subagent said koala")
-      : input.includes("say the word koala")
-        ? say(`msg_${n}`, "koala")
-        : {
-            type: "function_call",
-            id: `fc_${n}`,
-            call_id: "call_spawn",
-            name: "spawn_agent",
-            namespace: "multi_agent_v1",
-            arguments: '{"message":"say the word koala"}',
-          },
-  );
+function spawningResponses(codexHome: string): ReturnType<typeof Bun.serve> {
+  return standIn(async (input, n) => {
+    if (input.includes("function_call_output")) {
+      // spawn_agent answers at once: the parent's last reply waits until the child's rollout holds its
+      // own reply, so `codex exec` never ends (and stops the child) before the child has said it.
+      await childSaid(codexHome, "koala");
+      return say(`msg_${n}`, "the subagent said koala");
+    }
+    return input.includes("say the word koala")
+      ? say(`msg_${n}`, "koala")
+      : {
+          type: "function_call",
+          id: `fc_${n}`,
+          call_id: "call_spawn",
+          name: "spawn_agent",
+          namespace: "multi_agent_v1",
+          arguments: '{"message":"say the word koala"}',
+        };
+  });
+}
+
+/** Resolves once a spawned thread's rollout under `codexHome`/sessions holds `text` as its reply (at most a minute). */
+async function childSaid(codexHome: string, text: string): Promise<void> {
+  const reply = `"output_text","text":${JSON.stringify(text)}`;
+  for (let i = 0; i < 600; i++) {
+    let files: string[] = [];
+    try {
+      files = readdirSync(join(codexHome, "sessions"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl"));
+    } catch {}
+    for (const f of files) {
+      const body = readFileSync(join(codexHome, "sessions", f), "utf8");
+      if (body.includes('"thread_spawn"') && body.includes(reply)) return;
+    }
+    await Bun.sleep(100);
+  }
 }
 
 test("Codex: a real subagent spawned by `codex exec` (multi_agent) is captured into its parent thread's session, marked as a sidechain", async () => {
@@ -135,7 +155,7 @@ test("Codex: a real subagent spawned by `codex exec` (multi_agent) is captured i
   const project = join(home.path, "project");
   mkdirSync(project);
   await runJson(["connect", "--capture", "--harness", "codex"], { home: home.path });
-  await using api = spawningResponses();
+  await using api = spawningResponses(join(home.path, ".codex"));
   const features = "[features]\nmulti_agent = true\n";
   const { code, out, thread } = await codexExec(codex, { home: home.path, project, port: api.port!, prompt: "ask a helper for a word", features });
   expect({ code, out: out.includes("the subagent said koala") }).toEqual({ code: 0, out: true });
