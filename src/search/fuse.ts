@@ -58,6 +58,7 @@ interface Fused {
  */
 export function searchPhrasings(input: SearchInput, one: (input: SearchInput) => SearchResult): SearchResult;
 export function searchPhrasings(input: SearchInput, one: (input: SearchInput) => Promise<SearchResult>): Promise<SearchResult>;
+export function searchPhrasings(input: SearchInput, one: (input: SearchInput) => SearchResult | Promise<SearchResult>): SearchResult | Promise<SearchResult>;
 export function searchPhrasings(input: SearchInput, one: (input: SearchInput) => SearchResult | Promise<SearchResult>): SearchResult | Promise<SearchResult> {
   const { queries, ...single } = input;
   if (queries === undefined) return one(single);

@@ -4,18 +4,14 @@
  * processes may share one database; every write takes the LSN lock
  * (_tape.ts), so LSNs increase in commit order (I1, I4).
  */
-import { atPoint, boundOf } from "../as-of.ts";
 import { asOfLookup, factGetAt, factListAt, sessionsAt } from "./as-of.ts";
-import { diffSpan } from "../diff.ts";
 import { diff } from "./diff.ts";
+import { type EngineOps, createMemory } from "../memory.ts";
 import { SQL } from "bun";
 import { ZeroDbError } from "../../errors.ts";
 import { checkTenant } from "../../schema/common.ts";
 import * as In from "../../schema/ops.ts";
-import { parseInput } from "../../schema/parse.ts";
-import { searchPhrasings } from "../../search/fuse.ts";
 import type { TapeRecord } from "../../schema/tape.ts";
-import { checkObjectMeta, redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
 import type { Memory, Store } from "../types.ts";
 import { pgCapture } from "./capture.ts";
 import { checkDatabase } from "./check.ts";
@@ -95,7 +91,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
    * whether the write landed, and only the caller's idempotency key can
    * settle that.
    */
-  const runRead = <T>(fn: () => Promise<T>): Promise<T> =>
+  const runRead = <T>(fn: () => T | Promise<T>): Promise<T> =>
     run(async () => {
       for (let attempt = 0; ; attempt++) {
         try {
@@ -107,67 +103,32 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     });
   const objects = pgObjects(sql, { maxObjectBytes: opts.maxObjectBytes, retryRead: runRead });
 
-  const memory = (tenant: string): Memory => {
-    checkTenant(tenant);
-    // as_of resolved to an LSN, or left out for now (DESIGN.md section 17).
-    const at = <T extends { as_of?: number | string }>(input: T) => atPoint(input, asOfLookup(sql, tenant));
-    return {
-      tenant,
-      append: (i) =>
-        run(async () => {
-          const r = redactAppend(parseInput(In.AppendInput, i), redactOn);
-          // Parsed again: a marker may be longer than the secret it replaced, and the limits still hold.
-          return withRedacted(await append(sql, tenant, parseInput(In.AppendInput, r.input)), r.redacted);
-        }),
-      read: (i) => runRead(async () => read(sql, tenant, await at(parseInput(In.ReadInput, i)))),
-      sessions: (i) =>
-        runRead(async () => {
-          const input = await at(parseInput(In.SessionsInput, i ?? {}));
-          const upto = boundOf(input);
-          return upto === undefined ? sessions(sql, tenant, input) : sessionsAt(sql, tenant, input, upto);
-        }),
-      search: (i) => runRead(async () => searchPhrasings(await at(parseInput(In.SearchInput, i)), (p) => search(sql, tenant, p))),
-      factSet: (i) =>
-        run(async () => {
-          const r = redactFact(parseInput(In.FactSetInput, i), redactOn);
-          return withRedacted(await factSet(sql, tenant, parseInput(In.FactSetInput, r.input)), r.redacted);
-        }),
-      factGet: (i) =>
-        runRead(async () => {
-          const input = await at(parseInput(In.FactGetInput, i));
-          const upto = boundOf(input);
-          return upto === undefined ? factGet(sql, tenant, input) : factGetAt(sql, tenant, input, upto);
-        }),
-      factList: (i) =>
-        runRead(async () => {
-          const input = await at(parseInput(In.FactListInput, i ?? {}));
-          const upto = boundOf(input);
-          return upto === undefined ? factList(sql, tenant, input) : factListAt(sql, tenant, input, upto);
-        }),
-      forget: (i) => run(() => forget(sql, tenant, parseInput(In.ForgetInput, i))),
-      objectPut: (body, meta) => run(() => objects.put(tenant, body, checkObjectMeta(parseInput(In.ObjectPutMeta, meta ?? {}), redactOn))),
-      objectGet: (i) => run(() => objects.get(tenant, parseInput(In.ObjectGetInput, i))),
-      objectList: (i) => runRead(() => objects.list(tenant, parseInput(In.ObjectListInput, i ?? {}))),
-      linkAdd: (i) =>
-        run(async () => {
-          const r = redactLink(parseInput(In.LinkAddInput, i), redactOn);
-          return withRedacted(await linkAdd(sql, tenant, parseInput(In.LinkAddInput, r.input)), r.redacted);
-        }),
-      linkList: (i) => runRead(() => linkList(sql, tenant, parseInput(In.LinkListInput, i ?? {}))),
-      factHistory: (i) => runRead(() => factHistory(sql, tenant, parseInput(In.FactHistoryInput, i))),
-      activity: (i) => runRead(() => activity(sql, tenant, parseInput(In.ActivityInput, i ?? {}))),
-      stats: (i) =>
-        runRead(() => {
-          parseInput(In.StatsInput, i ?? {});
-          return stats(sql, tenant);
-        }),
-      diff: (i) =>
-        runRead(async () => {
-          const input = parseInput(In.DiffInput, i);
-          return diff(sql, tenant, input, await diffSpan(input, asOfLookup(sql, tenant)));
-        }),
-    };
-  };
+  /** This engine's operations for a tenant (src/store/memory.ts does the rest, as for every engine). */
+  const engineOps = (tenant: string): EngineOps => ({
+    append: (input) => append(sql, tenant, input),
+    read: (input) => read(sql, tenant, input),
+    sessions: (input, upto) => (upto === undefined ? sessions(sql, tenant, input) : sessionsAt(sql, tenant, input, upto)),
+    search: (input) => search(sql, tenant, input),
+    // Phrasings run one after another, each in a snapshot of its own: one pooled connection at a time.
+    snapshot: (fn) => fn(),
+    factSet: (input) => factSet(sql, tenant, input),
+    factGet: (input, upto) => (upto === undefined ? factGet(sql, tenant, input) : factGetAt(sql, tenant, input, upto)),
+    factList: (input, upto) => (upto === undefined ? factList(sql, tenant, input) : factListAt(sql, tenant, input, upto)),
+    forget: (input) => forget(sql, tenant, input),
+    objectPut: (body, meta) => objects.put(tenant, body, meta),
+    objectGet: (input) => objects.get(tenant, input),
+    objectList: (input) => objects.list(tenant, input),
+    linkAdd: (input) => linkAdd(sql, tenant, input),
+    linkList: (input) => linkList(sql, tenant, input),
+    factHistory: (input) => factHistory(sql, tenant, input),
+    activity: (input) => activity(sql, tenant, input),
+    stats: () => stats(sql, tenant),
+    diff: (input, span) => diff(sql, tenant, input, span),
+    asOf: asOfLookup(sql, tenant),
+  });
+
+  const memory = (tenant: string): Memory =>
+    createMemory(checkTenant(tenant), engineOps(tenant), { write: run, read: runRead, schemas: () => In, redact: redactOn });
 
   return {
     dataDir: shown,

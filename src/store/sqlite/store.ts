@@ -1,11 +1,9 @@
 /** The SQLite engine behind the Store and Memory interfaces. */
 import type { Database } from "bun:sqlite";
 import { ZeroDbError, invalid, toZeroDbError } from "../../errors.ts";
-import { checkTenant, isPlainFactGet } from "../../schema/common.ts";
+import { checkTenant } from "../../schema/common.ts";
 import type * as Ops from "../../schema/ops.ts";
-import { parseInput } from "../../schema/parse.ts";
-import { searchPhrasings } from "../../search/fuse.ts";
-import { checkObjectMeta, redactAppend, redactFact, redactLink, withRedacted } from "../redact-input.ts";
+import { type EngineOps, createMemory } from "../memory.ts";
 import type { CheckResult, Memory, Store, WorkTrace } from "../types.ts";
 import { sqliteCapture } from "./capture.ts";
 import { activity } from "./activity.ts";
@@ -23,9 +21,7 @@ import { sqliteTokens } from "./tokens.ts";
 import { traceDatabase } from "./trace.ts";
 import { exportRows, importRecords } from "./transfer.ts";
 import { append, read, sessions } from "./turns.ts";
-import { atPoint, boundOf } from "../as-of.ts";
 import { asOfLookup, factGetAt, factListAt, sessionsAt } from "./as-of.ts";
-import { diffSpan } from "../diff.ts";
 import { diff } from "./diff.ts";
 
 /** Hooks other parts of the store (objects) add to the engine. */
@@ -63,19 +59,14 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
   let trace: WorkTrace | undefined;
   const redactOn = opts.redact ?? true;
 
-  /**
-   * Runs `fn` with the operations' input schemas: at once once they are
-   * loaded, else after loading them. Opening a store builds none of them, so
-   * a capture hook (its batches have a schema of their own) never pays for them.
-   */
-  const withOps = <T>(fn: (In: typeof Ops) => T | Promise<T>): T | Promise<T> => {
-    if (opsModule) return fn(opsModule);
-    return import("../../schema/ops.ts").then((m) => {
+  /** The operations' input schemas: at once once loaded, else after loading them (opening a store builds none). */
+  const schemas = (): typeof Ops | Promise<typeof Ops> =>
+    opsModule ??
+    import("../../schema/ops.ts").then((m) => {
       opsModule = m;
       if (closed) throw new ZeroDbError("unavailable", "the store is closed");
-      return fn(m);
+      return m;
     });
-  };
 
   /** Runs an operation, mapping every failure to a ZeroDbError. */
   const run = async <T>(fn: () => T | Promise<T>): Promise<T> => {
@@ -87,106 +78,35 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     }
   };
 
-  const memory = (tenant: string): Memory => {
-    checkTenant(tenant);
-    // as_of resolved to an LSN, or left out for now (DESIGN.md section 17).
-    const at = <T extends { as_of?: number | string }>(input: T) => atPoint(input, asOfLookup(db, tenant));
-    return {
-      tenant,
-      append: (i) =>
-        run(() =>
-          withOps((In) => {
-            const r = redactAppend(parseInput(In.AppendInput, i), redactOn);
-            // Parsed again: a marker may be longer than the secret it replaced, and the limits still hold.
-            return withRedacted(append(db, tenant, parseInput(In.AppendInput, r.input)), r.redacted);
-          }),
-        ),
-      read: (i) => run(() => withOps(async (In) => read(db, tenant, await at(parseInput(In.ReadInput, i))))),
-      sessions: (i) =>
-        run(() =>
-          withOps(async (In) => {
-            const input = await at(parseInput(In.SessionsInput, i ?? {}));
-            const upto = boundOf(input);
-            return upto === undefined ? sessions(db, tenant, input) : sessionsAt(db, tenant, input, upto);
-          }),
-        ),
-      search: (i) =>
-        run(() =>
-          withOps(async (In) => {
-            const input = await at(parseInput(In.SearchInput, i));
-            // Every phrasing reads one snapshot (I4): the engine's own transaction nests in this one as a savepoint.
-            // One phrasing is one search, in its own transaction already.
-            if (input.queries === undefined) return search(db, tenant, input);
-            return db.transaction(() => searchPhrasings(input, (p) => search(db, tenant, p)))();
-          }),
-        ),
-      factSet: (i) =>
-        run(() =>
-          withOps((In) => {
-            const r = redactFact(parseInput(In.FactSetInput, i), redactOn);
-            return withRedacted(factSet(db, tenant, parseInput(In.FactSetInput, r.input)), r.redacted);
-          }),
-        ),
-      factGet: (i) =>
-        run(() =>
-          isPlainFactGet(i)
-            ? factGet(db, tenant, i)
-            : withOps(async (In) => {
-                const input = await at(parseInput(In.FactGetInput, i));
-                const upto = boundOf(input);
-                return upto === undefined ? factGet(db, tenant, input) : factGetAt(db, tenant, input, upto);
-              }),
-        ),
-      factList: (i) =>
-        run(() =>
-          withOps(async (In) => {
-            const input = await at(parseInput(In.FactListInput, i ?? {}));
-            const upto = boundOf(input);
-            return upto === undefined ? factList(db, tenant, input) : factListAt(db, tenant, input, upto);
-          }),
-        ),
-      forget: (i) =>
-        run(() =>
-          withOps((In) => {
-            const outcome = forget(db, tenant, parseInput(In.ForgetInput, i));
-            if (outcome.digests.length > 0) for (const h of hooks) h.afterForget?.(outcome.digests);
-            return outcome.result;
-          }),
-        ),
-      // A name holding a secret is refused before a byte of the body is read.
-      objectPut: (body, meta) =>
-        run(async () => {
-          const checked = await withOps((In) => checkObjectMeta(parseInput(In.ObjectPutMeta, meta ?? {}), redactOn));
-          return objects.put(tenant, body, checked);
-        }),
-      objectGet: (i) => run(() => withOps((In) => objects.get(tenant, parseInput(In.ObjectGetInput, i)))),
-      objectList: (i) => run(() => withOps((In) => objects.list(tenant, parseInput(In.ObjectListInput, i ?? {})))),
-      linkAdd: (i) =>
-        run(() =>
-          withOps((In) => {
-            const r = redactLink(parseInput(In.LinkAddInput, i), redactOn);
-            return withRedacted(linkAdd(db, tenant, parseInput(In.LinkAddInput, r.input)), r.redacted);
-          }),
-        ),
-      linkList: (i) => run(() => withOps((In) => linkList(db, tenant, parseInput(In.LinkListInput, i ?? {})))),
-      factHistory: (i) => run(() => withOps((In) => factHistory(db, tenant, parseInput(In.FactHistoryInput, i)))),
-      activity: (i) => run(() => withOps((In) => activity(db, tenant, parseInput(In.ActivityInput, i ?? {})))),
-      stats: (i) =>
-        run(() =>
-          withOps((In) => {
-            parseInput(In.StatsInput, i ?? {});
-            return stats(db, tenant);
-          }),
-        ),
-      diff: (i) =>
-        run(() =>
-          withOps(async (In) => {
-            const input = parseInput(In.DiffInput, i);
-            return diff(db, tenant, input, await diffSpan(input, asOfLookup(db, tenant)));
-          }),
-        ),
-    };
-  };
+  /** This engine's operations for a tenant (src/store/memory.ts does the rest, as for every engine). */
+  const engineOps = (tenant: string): EngineOps => ({
+    append: (input) => append(db, tenant, input),
+    read: (input) => read(db, tenant, input),
+    sessions: (input, upto) => (upto === undefined ? sessions(db, tenant, input) : sessionsAt(db, tenant, input, upto)),
+    search: (input) => search(db, tenant, input),
+    // Every phrasing reads one snapshot (I4): each search's own transaction nests in this one as a savepoint.
+    snapshot: (fn) => db.transaction(fn)(),
+    factSet: (input) => factSet(db, tenant, input),
+    factGet: (input, upto) => (upto === undefined ? factGet(db, tenant, input) : factGetAt(db, tenant, input, upto)),
+    factList: (input, upto) => (upto === undefined ? factList(db, tenant, input) : factListAt(db, tenant, input, upto)),
+    forget: (input) => {
+      const outcome = forget(db, tenant, input);
+      if (outcome.digests.length > 0) for (const h of hooks) h.afterForget?.(outcome.digests);
+      return outcome.result;
+    },
+    objectPut: (body, meta) => objects.put(tenant, body, meta),
+    objectGet: (input) => objects.get(tenant, input),
+    objectList: (input) => objects.list(tenant, input),
+    linkAdd: (input) => linkAdd(db, tenant, input),
+    linkList: (input) => linkList(db, tenant, input),
+    factHistory: (input) => factHistory(db, tenant, input),
+    activity: (input) => activity(db, tenant, input),
+    stats: () => stats(db, tenant),
+    diff: (input, span) => diff(db, tenant, input, span),
+    asOf: asOfLookup(db, tenant),
+  });
+
+  const memory = (tenant: string): Memory => createMemory(checkTenant(tenant), engineOps(tenant), { write: run, read: run, schemas, redact: redactOn });
 
   return {
     dataDir,
