@@ -199,6 +199,11 @@ describe("zerodb sync", () => {
     const doc = await a.json<{ checks: { name: string; status: string; detail: string }[] }>(["doctor"]).catch(() => undefined);
     const line = doc?.checks.find((c) => c.name === "sync");
     expect(line).toMatchObject({ status: "pass", detail: expect.stringContaining("1 records waiting to be pushed") });
+    // capture status says the same, for people and in its JSON.
+    const status = await a.json<{ sync?: { url: string; waiting: number; last_sync?: string } }>(["capture", "status"]);
+    expect(status.sync).toMatchObject({ url, waiting: 1, last_sync: expect.any(String) });
+    const human = await a.run(["capture", "status"]);
+    expect(human.stdout).toContain(`with ${url} (tenant team); 1 record(s) waiting to be pushed: run \`zerodb sync\``);
     server = await startServer(srvHome, ["--port", new URL(url).port]);
     try {
       expect(await a.sync(url, tok)).toMatchObject({ pushed: 1, pulled: 0 });

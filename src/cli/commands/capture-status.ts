@@ -1,9 +1,13 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { type StatusRow, captureStatus } from "../../capture/sync.ts";
+import { JOURNAL_FILE } from "../../sync/journal.ts";
+import type { SyncStatus } from "../../sync/status.ts";
 import { allTranscripts } from "../transcripts.ts";
 import { withCaptureSink } from "../capture-sink.ts";
 import { zcommand } from "../command.ts";
 import { harnessContext } from "../connect-common.ts";
-import { configFrom } from "../context.ts";
+import { configFrom, withStore } from "../context.ts";
 
 /** Shown where a transcript has no capture cursor yet, so no zerodb session holds its lines. */
 const NOT_YET = "(not captured yet)";
@@ -19,10 +23,22 @@ export default zcommand({
     const config = configFrom(args);
     const transcripts = allTranscripts(harnessContext());
     const sessions = await withCaptureSink({ flags: args, config }, (sink) => captureStatus(sink, transcripts));
-    return { sessions };
+    // What capture stored here and has not reached the team server yet (DESIGN.md 16): read from the
+    // local store and its sync journal, never the network; only for a local store that has synced.
+    if (config.url || !existsSync(join(config.dataDir, JOURNAL_FILE))) return { sessions };
+    const { syncStatus } = await import("../../sync/status.ts");
+    const sync = await withStore(args, (store) => syncStatus(store, config.tenant ?? "local"));
+    return sync ? { sessions, sync } : { sessions };
   },
-  human: (r: { sessions: StatusRow[] }, args) => renderStatus(r.sessions, { verbose: args.verbose === true }),
+  human: (r: { sessions: StatusRow[]; sync?: SyncStatus }, args) =>
+    [renderStatus(r.sessions, { verbose: args.verbose === true }), ...(r.sync ? [syncLine(r.sync)] : [])].join("\n"),
 });
+
+/** The store's sync, in one line: when it last synced with which server, and how many of its records wait. */
+export function syncLine(s: SyncStatus): string {
+  const when = s.last_sync ? `last synced ${s.last_sync}` : "never synced to the end (a sync was interrupted)";
+  return `sync: ${when} with ${s.url} (tenant ${s.tenant}); ${s.waiting} record(s) waiting to be pushed${s.waiting > 0 ? ": run `zerodb sync`" : ""}`;
+}
 
 /**
  * One row per transcript: the zerodb session its lines go to (the name
