@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { filesContaining, tempDir } from "../helpers.ts";
 import { startServer } from "../http/_server.ts";
 import { seeded } from "../seed.ts";
+import { spawnUi } from "../http/viewer/_ui.ts";
 import { machine, tokenFile } from "./_machines.ts";
 
 /** A JSONL export of `n` turns of the local tenant, cycling through sessions in runs, for `zerodb import`. */
@@ -204,6 +205,14 @@ describe("zerodb sync", () => {
     expect(status.sync).toMatchObject({ url, waiting: 1, last_sync: expect.any(String) });
     const human = await a.run(["capture", "status"]);
     expect(human.stdout).toContain(`with ${url} (tenant team); 1 record(s) waiting to be pushed: run \`zerodb sync\``);
+    // And the viewer of `zerodb ui`, the machine's own user.
+    {
+      await using ui = spawnUi(a.home);
+      const link = await ui.firstLine();
+      const cookie = (await fetch(link, { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0]!;
+      const page = await (await fetch(new URL("/ui/capture", link), { headers: { cookie } })).text();
+      expect(page).toContain("1 record(s) waiting to be pushed: run zerodb sync.");
+    }
     server = await startServer(srvHome, ["--port", new URL(url).port]);
     try {
       expect(await a.sync(url, tok)).toMatchObject({ pushed: 1, pulled: 0 });

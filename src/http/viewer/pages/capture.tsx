@@ -83,6 +83,9 @@ export function capturePages(ui: Hono<ViewerEnv>, store: Store): void {
     if (local) {
       const rows = await local(tenant);
       const behind = rows.reduce((n, r) => n + r.lines_behind, 0);
+      // This machine's sync with a team server (DESIGN.md 16), from the store and its journal: never the network.
+      const { syncStatus } = await import("../../../sync/status.ts");
+      const sync = await syncStatus(store, tenant);
       return c.html(
         <Layout {...frame(c, "Capture")}>
           <h1>Capture status (this machine's harnesses)</h1>
@@ -93,6 +96,12 @@ export function capturePages(ui: Hono<ViewerEnv>, store: Store): void {
                 ? `${behind} line(s) behind: run zerodb capture sync.`
                 : "All captured."}
           </p>
+          {sync && (
+            <p data-sync>
+              Sync: {sync.last_sync ? `last synced ${sync.last_sync}` : "never synced to the end (a sync was interrupted)"} with {sync.url} (tenant{" "}
+              {sync.tenant}); {sync.waiting} record(s) waiting to be pushed{sync.waiting > 0 ? ": run zerodb sync." : "."}
+            </p>
+          )}
           <h2 id="per-harness">Per harness</h2>
           <HarnessSummary rows={rows} />
           <p class="muted">
