@@ -17,6 +17,8 @@ export interface CaptureSinkOptions {
   flags: SharedFlags;
   config: Config;
   trace?: boolean;
+  /** Starts a detached `zerodb sync` (the hooks): called after a run that wrote, when sync is configured. */
+  syncInBackground?: () => void;
 }
 
 /** Runs `fn` with the sink of the configuration, closing it afterwards. */
@@ -33,9 +35,23 @@ export async function withCaptureSink<T>(opts: CaptureSinkOptions, fn: (sink: Ca
   // The tenant is checked before the store is opened or created: bad input never touches disk (I6).
   const tenant = checkTenant(config.tenant ?? "local");
   const store = await openLocalStore(config);
+  let appended = 0;
   try {
-    return await fn(localSink(store, tenant, { trace: opts.trace }));
+    const sink = localSink(store, tenant, { trace: opts.trace });
+    return await fn({
+      ...sink,
+      commit: async (batch) => {
+        const outcome = await sink.commit(batch);
+        if (outcome.status === "committed") appended += outcome.appended;
+        return outcome;
+      },
+    });
   } finally {
     store.close();
+    // What this run wrote goes to the team server in the background, when sync is configured (src/sync/background.ts).
+    if (appended > 0 && config.file.sync !== undefined && opts.syncInBackground) {
+      const { backgroundSync } = await import("../sync/background.ts");
+      backgroundSync(config, { appended, spawn: opts.syncInBackground });
+    }
   }
 }

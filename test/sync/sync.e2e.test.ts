@@ -4,12 +4,14 @@
  * loopback, driven through the built binary.
  */
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { filesContaining, tempDir } from "../helpers.ts";
 import { startServer } from "../http/_server.ts";
 import { seeded } from "../seed.ts";
 import { spawnUi } from "../http/viewer/_ui.ts";
+import { STAMP_FILE } from "../../src/sync/background.ts";
+import { claudeLayout, runHook, writeTranscript } from "../capture/_fixtures.ts";
 import { machine, tokenFile } from "./_machines.ts";
 
 /** A JSONL export of `n` turns of the local tenant, cycling through sessions in runs, for `zerodb import`. */
@@ -219,6 +221,41 @@ describe("zerodb sync", () => {
     } finally {
       await server.stop();
     }
+  });
+
+  test("a capture hook that wrote starts a sync in the background, at most once a minute", async () => {
+    using dir = tempDir();
+    const srvHome = join(dir.path, "server");
+    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
+    await using server = await startServer(srvHome);
+    const a = machine(dir.path, "a");
+    await a.run(["sessions"]);
+    writeFileSync(join(a.home, "zerodb", "config.json"), JSON.stringify({ sync: { url: server.url, token_file: tok } }), { mode: 0o600 });
+    const layout = claudeLayout(a.home);
+    const sid = "11111111-2222-4333-8444-555555555555";
+    writeTranscript(layout.transcript(sid), sid, layout.cwd, 4, "wombat");
+    expect((await runHook(layout, "Stop", sid)).code).toBe(0);
+    // The hook returned before its sync did: wait (bounded) for the detached sync to finish.
+    let status: { sync?: { waiting: number; last_sync?: string } } = {};
+    for (let i = 0; i < 300 && !(status.sync?.last_sync && status.sync.waiting === 0); i++) {
+      await Bun.sleep(200);
+      status = await a.json(["capture", "status"]);
+    }
+    expect(status.sync).toMatchObject({ waiting: 0, last_sync: expect.any(String) });
+    const b = machine(dir.path, "b");
+    expect((await b.sync(server.url, tok)).pulled).toBeGreaterThanOrEqual(4);
+    expect(
+      Object.values(await b.turns())
+        .flat()
+        .filter((t) => t.includes("wombat")),
+    ).toHaveLength(4);
+    // Another run within the minute writes, and starts none: the stamp stays.
+    const stamp = join(a.home, "zerodb", "data", STAMP_FILE);
+    const before = statSync(stamp).mtimeMs;
+    writeTranscript(layout.transcript(sid), sid, layout.cwd, 6, "wombat");
+    expect((await runHook(layout, "Stop", sid)).code).toBe(0);
+    expect(statSync(stamp).mtimeMs).toBe(before);
+    expect((await a.json<{ sync?: { waiting: number } }>(["capture", "status"])).sync?.waiting).toBeGreaterThan(0);
   });
 
   test("plain `zerodb sync` reads the config; a second sync of a store while one runs is refused", async () => {

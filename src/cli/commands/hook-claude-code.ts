@@ -5,6 +5,7 @@ import { runHook } from "../../capture/hook.ts";
 // which a hook that must exit in milliseconds never needs; self.ts imports nothing.
 import { selfCommand } from "../../harness/self.ts";
 import { withCaptureSink } from "../capture-sink.ts";
+import { syncDetached } from "../sync-detached.ts";
 import { zcommand } from "../command.ts";
 import { configFrom } from "../context.ts";
 import { ui } from "../log.ts";
@@ -31,7 +32,8 @@ export default zcommand({
       warn: (line) => ui.warn(line),
       // ZERODB_CAPTURE_TRACE=time leaves SQL uncounted: counting runs every statement through a proxy and
       // plans each one, which would be timed with the run (the hook bench).
-      withSink: (config, fn) => withCaptureSink({ flags: args, config, trace: traceSql(process.env.ZERODB_CAPTURE_TRACE) }, fn),
+      withSink: (config, fn) =>
+        withCaptureSink({ flags: args, config, trace: traceSql(process.env.ZERODB_CAPTURE_TRACE), syncInBackground: () => syncDetached(args) }, fn),
       catchUp: (transcript) => {
         // Claude Code waits at most 1.5 s for SessionEnd hooks; a detached process with its
         // output redirected survives its exit and finishes the transcript (HARNESSES.md).

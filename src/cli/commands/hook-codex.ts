@@ -3,6 +3,7 @@ import { runCodexHook } from "../../capture/codex-hook.ts";
 // Past the harness face on purpose, as hook-claude-code.ts: the face loads every editor and its libraries.
 import { codexHome } from "../../harness/codex-home.ts";
 import { withCaptureSink } from "../capture-sink.ts";
+import { syncDetached } from "../sync-detached.ts";
 import { zcommand } from "../command.ts";
 import { harnessContext } from "../harness-context.ts";
 import { configFrom } from "../context.ts";
@@ -21,7 +22,7 @@ export default zcommand({
       fallbackHome: () => resolveHome(),
       payload: typeof args.notification === "string" ? args.notification : undefined,
       codexHome: codexHome(harnessContext()),
-      withSink: (config, fn) => withCaptureSink({ flags: args, config }, fn),
+      withSink: (config, fn) => withCaptureSink({ flags: args, config, syncInBackground: () => syncDetached(args) }, fn),
       warn: (line) => ui.warn(line),
     });
     return undefined;

@@ -2,6 +2,7 @@ import { resolveHome } from "../../config.ts";
 import { runGeminiHook } from "../../capture/gemini-hook.ts";
 import { withCaptureSink } from "../capture-sink.ts";
 import { self, storeFlags } from "./hook-claude-code.ts";
+import { syncDetached } from "../sync-detached.ts";
 import { zcommand } from "../command.ts";
 import { configFrom } from "../context.ts";
 import { ui } from "../log.ts";
@@ -18,7 +19,7 @@ export default zcommand({
       config: () => configFrom(args),
       fallbackHome: () => resolveHome(),
       stdin: () => Bun.stdin.bytes(),
-      withSink: (config, fn) => withCaptureSink({ flags: args, config }, fn),
+      withSink: (config, fn) => withCaptureSink({ flags: args, config, syncInBackground: () => syncDetached(args) }, fn),
       warn: (line) => ui.warn(line),
       catchUp: (chat) => {
         const proc = Bun.spawn([...self(), "capture", "sync", "--transcript", chat, ...storeFlags(args)], {

@@ -2,6 +2,7 @@ import { resolveHome } from "../../config.ts";
 import { findDatabases } from "../../capture/opencode-db.ts";
 import { runOpencodeHook } from "../../capture/opencode-hook.ts";
 import { withCaptureSink } from "../capture-sink.ts";
+import { syncDetached } from "../sync-detached.ts";
 import { zcommand } from "../command.ts";
 import { harnessContext } from "../harness-context.ts";
 import { configFrom } from "../context.ts";
@@ -24,7 +25,7 @@ export default zcommand({
         const ctx = harnessContext();
         return findDatabases(ctx.env, ctx.userHome);
       },
-      withSink: (config, fn) => withCaptureSink({ flags: args, config }, fn),
+      withSink: (config, fn) => withCaptureSink({ flags: args, config, syncInBackground: () => syncDetached(args) }, fn),
       warn: (line) => ui.warn(line),
     });
     return undefined;
