@@ -10,6 +10,7 @@ import type { Fact, FactListResult, SessionsResult } from "../../schema/results.
 import type { AsOfLookup } from "../as-of.ts";
 import { BOOKKEEPING_FACTS, listsBookkeeping, prefixEnd } from "../ranges.ts";
 import type { Q } from "./_tape.ts";
+import { sessionsPage } from "./turns.ts";
 
 /** How a tenant's times become LSNs on this store. */
 export function asOfLookup(sql: Q, tenant: string): AsOfLookup {
@@ -33,14 +34,7 @@ export async function sessionsAt(sql: Q, tenant: string, input: SessionsInput, u
     FROM tape WHERE tenant = ${tenant} AND kind = 'turn' AND forgotten_by IS NULL AND lsn <= ${upto}
       AND subject >= ${prefix} AND (${end}::text IS NULL OR subject < ${end}) AND subject > ${input.after ?? ""}
     GROUP BY subject ORDER BY subject LIMIT ${limit + 1}`;
-  const page = rows.slice(0, limit).map((r: Record<string, string>) => ({
-    name: r.name!,
-    turns: Number(r.turns),
-    first_lsn: Number(r.first_lsn),
-    last_lsn: Number(r.last_lsn),
-    bytes: Number(r.bytes),
-  }));
-  return { sessions: page, next: rows.length > limit ? page[page.length - 1]!.name : null };
+  return sessionsPage(rows, limit);
 }
 
 /** The value a fact had at `upto`: its last live value at or below it. */

@@ -140,7 +140,12 @@ export async function sessions(sql: Q, tenant: string, input: SessionsInput): Pr
   const rows = await sql`SELECT name, turns, first_lsn, last_lsn, bytes FROM sessions
     WHERE tenant = ${tenant} AND name >= ${prefix} AND (${end}::text IS NULL OR name < ${end}) AND name > ${input.after ?? ""}
     ORDER BY name LIMIT ${limit + 1}`;
-  const page = rows.slice(0, limit).map((r: Record<string, string>) => ({
+  return sessionsPage(rows, limit);
+}
+
+/** A page of session rows (name, turns, first and last LSN, bytes), fetched one past `limit` to know of a next page. */
+export function sessionsPage(rows: Record<string, string>[], limit: number): SessionsResult {
+  const page = rows.slice(0, limit).map((r) => ({
     name: r.name!,
     turns: Number(r.turns),
     first_lsn: Number(r.first_lsn),

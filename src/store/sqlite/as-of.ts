@@ -12,6 +12,7 @@ import type { Fact, FactListResult, SessionsResult } from "../../schema/results.
 import type { AsOfLookup } from "../as-of.ts";
 import { BOOKKEEPING_FACTS, listsBookkeeping } from "../ranges.ts";
 import { prefixRange, verifyRow } from "./_tape.ts";
+import type { FactRow } from "./facts.ts";
 
 /** How a tenant's times become LSNs on this store. */
 export function asOfLookup(db: Database, tenant: string): AsOfLookup {
@@ -42,15 +43,6 @@ export function sessionsAt(db: Database, tenant: string, input: SessionsInput, u
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   return { sessions: page, next: more ? page[page.length - 1]!.name : null };
-}
-
-interface FactRow {
-  key: string;
-  lsn: number;
-  subject: string | null;
-  text: string | null;
-  data: string;
-  checksum: Uint8Array | null;
 }
 
 /** The value a fact had at `upto`: its last live value at or below it. */

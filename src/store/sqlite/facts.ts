@@ -9,7 +9,8 @@ import { BOOKKEEPING_FACTS, listsBookkeeping } from "../ranges.ts";
 import { insertRow, isoTime, prefixRange, verifyRow, writeOnce } from "./_tape.ts";
 import { opHash } from "../hashes.ts";
 
-interface FactRow {
+/** A fact's row as both the current and the as-of reads take it. */
+export interface FactRow {
   key: string;
   lsn: number;
   subject: string | null;
