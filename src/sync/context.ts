@@ -59,6 +59,30 @@ export function rangeChunks(lsns: number[]): [number, number][][] {
 }
 
 /**
+ * Forgets, in `memory`, the records a forget hid on the other side, as this
+ * side's LSNs (`other` translates one through the journal, or undefined
+ * when this side never held that record): one `records` forget per chunk.
+ * How many LSNs it named, and the LSN of the first forget (or null).
+ */
+export async function forgetTranslated(
+  memory: Memory,
+  hid: readonly (readonly [number, number])[],
+  other: (lsn: number) => number | null | undefined,
+): Promise<{ named: number; first: number | null }> {
+  const lsns: number[] = [];
+  for (const l of expand(hid)) {
+    const m = other(l);
+    if (m != null) lsns.push(m);
+  }
+  let first: number | null = null;
+  for (const records of rangeChunks(lsns)) {
+    const r = await memory.forget({ selector: { records } });
+    first ??= r.lsn;
+  }
+  return { named: lsns.length, first };
+}
+
+/**
  * A turn's meta with its origin added (`meta.origin = {store, lsn}`), so a
  * hit on any replica can say which machine wrote it; kept as it was when
  * the meta already says so, or when adding it would pass the meta limit.

@@ -17,7 +17,7 @@ import { APPEND_MAX_ENTRIES } from "../limits.ts";
 import type { TapeRecord } from "../schema/tape.ts";
 import { SYNC_PROTOCOL, type SyncTapePage } from "../schema/sync.ts";
 import { ZeroDbError } from "../errors.ts";
-import { BATCH_MAX_BYTES, type SyncContext, entryBytes, expand, localRecord, rangeChunks, withOrigin } from "./context.ts";
+import { BATCH_MAX_BYTES, type SyncContext, entryBytes, forgetTranslated, localRecord, withOrigin } from "./context.ts";
 import { errorCode } from "./errors.ts";
 import { SERVER_ORIGIN, parseSyncKey, syncKey } from "./identity.ts";
 import type { Mapping, Origin } from "./journal.ts";
@@ -159,16 +159,7 @@ async function pullOne(ctx: SyncContext, rec: Exclude<Live, Turn>, origin: Origi
     case "forget": {
       // The server LSNs it hid, as this store holds those records; what it does not hold (never pulled, or not
       // seen by the forgetting machine) is untouched.
-      const local: number[] = [];
-      for (const s of expand(rec.lsns ?? [])) {
-        const m = ctx.journal.byServer(s);
-        if (m?.local != null) local.push(m.local);
-      }
-      let first: number | null = null;
-      for (const records of rangeChunks(local)) {
-        const r = await ctx.local.forget({ selector: { records } });
-        first ??= r.lsn;
-      }
+      const { first } = await forgetTranslated(ctx.local, rec.lsns ?? [], (s) => ctx.journal.byServer(s)?.local);
       if (first !== null) counts.pulled++;
       return mapped(first);
     }

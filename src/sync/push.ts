@@ -10,7 +10,7 @@
 import { APPEND_MAX_ENTRIES } from "../limits.ts";
 import type { TapeRecord } from "../schema/tape.ts";
 import { errorCode } from "./errors.ts";
-import { BATCH_MAX_BYTES, LOCAL_PAGE, type SyncContext, entryBytes, expand, rangeChunks, take, withOrigin } from "./context.ts";
+import { BATCH_MAX_BYTES, LOCAL_PAGE, type SyncContext, entryBytes, forgetTranslated, take, withOrigin } from "./context.ts";
 import { parseSyncKey, syncKey } from "./identity.ts";
 import type { Mapping } from "./journal.ts";
 
@@ -117,17 +117,8 @@ async function pushOne(ctx: SyncContext, rec: Exclude<TapeRecord, { forgotten_by
     }
     case "forget": {
       // The local LSNs it hid, as the server knows those records: what this store had seen when it forgot.
-      const server: number[] = [];
-      for (const lsn of expand(rec.lsns ?? [])) {
-        const m = ctx.journal.byLocal(lsn);
-        if (m?.server != null) server.push(m.server);
-      }
-      let first: number | null = null;
-      for (const records of rangeChunks(server)) {
-        const r = await ctx.remote.forget({ selector: { records } });
-        first ??= r.lsn;
-      }
-      if (server.length > 0) counts.pushed++;
+      const { named, first } = await forgetTranslated(ctx.remote, rec.lsns ?? [], (lsn) => ctx.journal.byLocal(lsn)?.server);
+      if (named > 0) counts.pushed++;
       return mapped(first);
     }
   }
