@@ -29,9 +29,13 @@ describe("judge", () => {
     expect(judge(t, new Map([["s: p95", figure(Number.NaN)]])).outcome).toBe("missed");
   });
 
-  test("every target of issues 8, 13, 18, 28 and 29 is in the table once, and each names a figure some section makes", async () => {
+  test("every target of issues 8, 13, 18, 28, 29 and 32 is in the table once, and each names a figure some section makes", async () => {
     expect(TARGETS.map((t) => t.what)).toHaveLength(new Set(TARGETS.map((t) => t.what)).size);
-    expect(TARGETS).toHaveLength(25);
+    expect(TARGETS).toHaveLength(26);
+    // Issue 32: bytes on disk per MiB of captured transcript, judged on the compression section's figure of today's store.
+    expect(
+      TARGETS.some((t) => t.figure[0] === "compression: bytes on disk per MiB of transcript, today" && t.on === "value" && t.op === "<=" && t.limit === 800),
+    ).toBe(true);
     // Issue 29: redaction's false positives on ordinary text, judged on the value (none).
     expect(TARGETS.some((t) => t.figure[0] === "redact: false positives on ordinary text" && t.op === "<=" && t.limit === 0)).toBe(true);
     // Issue 28: the real set's figures, each style alone and among 50,000, and the floor.
