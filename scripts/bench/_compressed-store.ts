@@ -79,6 +79,33 @@ export function trainDictionary(samples: Buffer[], dir: string, maxBytes = 112_6
   return p.exitCode === 0 ? readFileSync(out) : undefined;
 }
 
+/**
+ * A dictionary holding no user's bytes: the skeletons of the JSON zerodb
+ * itself writes for a captured turn (role, meta key names, kinds) and the
+ * prefixes capture puts before a turn's text. Shipped in the binary, it
+ * would keep no forgotten byte (I9), unlike one trained on the user's turns.
+ */
+export function staticDictionary(): Buffer {
+  const meta = (role: string, type: string, kind: string, extra = "") =>
+    `{"role":"${role}","meta":{"type":"${type}","uuid":"","parentUuid":"","timestamp":"2026-01-01T00:00:00.000Z",${extra}"position":,"kind":"${kind}","redaction":"off"}}`;
+  const skeletons = [
+    '{"role":"user","meta":{"redaction":"off"}}',
+    meta("note", "queue-operation", "system", ""),
+    meta("note", "file-history-snapshot", "system", ""),
+    meta("note", "last-prompt", "system", ""),
+    meta("system", "attachment", "system", '"subtype":"",'),
+    '"noise":"bookkeeping",',
+    meta("user", "user", "prompt"),
+    meta("assistant", "assistant", "reply", '"message_id":"msg_",'),
+    meta("tool", "user", "tool_result", '"tool_use_ids":["toolu_"],'),
+    meta("assistant", "assistant", "tool_call", '"message_id":"msg_","tools":["Bash"],"tool_use_ids":["toolu_"],'),
+    "[tool_result]\n[tool_result error]\n[thinking]\n[attachment] ",
+    ...["Bash", "Edit", "Read", "Grep", "Glob", "Write", "Task", "WebFetch", "TodoWrite"].map((t) => `[tool_use ${t}]\n`),
+    '{"command":"","description":""}{"file_path":"","old_string":"","new_string":""}{"pattern":"","path":"","output_mode":"content"}',
+  ];
+  return Buffer.from(skeletons.join(""));
+}
+
 /** How a built copy keeps its payload. */
 export type Layout = { perTurn: (b: Buffer) => Buffer } | { perPage: (b: Buffer) => Buffer; rows: number };
 
@@ -117,6 +144,134 @@ export function builtCopy(db: Database, payloads: Payload[], path: string, layou
     copy.close();
   }
   return statSync(path).size;
+}
+
+/** What a table or index of a database file holds (SQLite's dbstat): pages, cell payload, free bytes in its pages. */
+export interface Part {
+  name: string;
+  /** Bytes of its pages. */
+  bytes: number;
+  /** Bytes of the cells' records (keys and columns). */
+  payload: number;
+  /** Bytes of its pages that hold nothing (page slack). */
+  unused: number;
+}
+
+/** Every table and index of a database file with what its pages hold, largest first. */
+export function parts(path: string): Part[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db
+      .query("SELECT name, sum(pgsize) AS bytes, sum(payload) AS payload, sum(unused) AS unused FROM dbstat GROUP BY name ORDER BY bytes DESC")
+      .all() as Part[];
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Bytes the tape's live rows keep in each of their columns, as stored (an
+ * integer as its SQLite varint-sized serial type, text and blobs as their
+ * bytes), and the rest of each record: its header and rowid.
+ */
+export function tapeColumns(path: string): { column: string; bytes: number }[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    const cols = (db.query("SELECT name, type FROM pragma_table_info('tape')").all() as { name: string; type: string }[]).filter((c) => c.name !== "lsn");
+    // SQLite's integer serial types: 0 bytes for 0 and 1, then 1, 2, 3, 4, 6 or 8 bytes by magnitude.
+    const intBytes = (c: string) =>
+      `CASE WHEN ${c} IS NULL OR ${c} IN (0, 1) THEN 0 WHEN abs(${c}) < 128 THEN 1 WHEN abs(${c}) < 32768 THEN 2 WHEN abs(${c}) < 8388608 THEN 3 WHEN abs(${c}) < 2147483648 THEN 4 WHEN abs(${c}) < 140737488355328 THEN 6 ELSE 8 END`;
+    const size = (c: { name: string; type: string }) => (c.type === "INTEGER" ? intBytes(c.name) : `coalesce(length(CAST(${c.name} AS BLOB)), 0)`);
+    const row = db.query(`SELECT ${cols.map((c) => `sum(${size(c)}) AS "${c.name}"`).join(", ")} FROM tape`).get() as Record<string, number>;
+    const payload = (db.query("SELECT sum(payload) AS n FROM dbstat WHERE name = 'tape'").get() as { n: number }).n;
+    const columns = cols.map((c) => ({ column: c.name, bytes: row[c.name] ?? 0 }));
+    const inColumns = columns.reduce((n, c) => n + c.bytes, 0);
+    return [...columns, { column: "record headers", bytes: payload - inColumns }];
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Bytes on disk of a copy of a database file changed by `sql` (dropping an
+ * index, a page size), vacuumed outside WAL mode so a page size takes effect:
+ * what a part costs, or what a setting would save, as a real file size.
+ */
+export function variantCopy(source: string, path: string, steps: (string | ((db: Database) => void))[]): number {
+  const db = new Database(source, { readonly: true });
+  try {
+    db.run(`VACUUM INTO '${path.replaceAll("'", "''")}'`);
+  } finally {
+    db.close();
+  }
+  const copy = new Database(path);
+  try {
+    copy.run("PRAGMA journal_mode = DELETE");
+    copy.run("BEGIN");
+    for (const step of steps.filter((x) => typeof x !== "string" || !x.startsWith("PRAGMA"))) typeof step === "string" ? copy.run(step) : step(copy);
+    copy.run("COMMIT");
+    // A page size takes effect at the VACUUM that follows it, outside a transaction.
+    for (const step of steps.filter((x) => typeof x === "string" && x.startsWith("PRAGMA"))) copy.run(step as string);
+    copy.run("VACUUM");
+  } finally {
+    copy.close();
+  }
+  return statSync(path).size;
+}
+
+/**
+ * Turns keep their session's id (the sessions table's key, which already
+ * names one tenant's session) instead of its name, and are paged by an
+ * index on that id: what interning session names would save.
+ */
+export const internSessions = [
+  "ALTER TABLE tape ADD COLUMN sid INTEGER",
+  "UPDATE tape SET sid = (SELECT id FROM sessions s WHERE s.tenant = tape.tenant AND s.name = tape.subject), subject = NULL WHERE kind = 'turn'",
+  "DROP INDEX tape_subject",
+  "CREATE INDEX tape_subject ON tape (tenant, kind, subject) WHERE forgotten_by IS NULL AND subject IS NOT NULL",
+  "CREATE INDEX tape_session ON tape (sid) WHERE forgotten_by IS NULL AND sid IS NOT NULL",
+];
+
+/**
+ * Live idempotency keys kept only as 16-byte digests, unique per store (the
+ * digest covers the tenant), as forgotten rows' keys already are.
+ */
+export function digestKeys(db: Database, digest: (tenant: string, key: string) => Uint8Array): void {
+  db.run("DROP INDEX tape_idem");
+  db.run("DROP INDEX tape_idem_digest");
+  const put = db.query("UPDATE tape SET idem_digest = ?, idem_key = NULL WHERE lsn = ?");
+  for (const r of db.query("SELECT lsn, tenant, idem_key FROM tape WHERE idem_key IS NOT NULL").all() as { lsn: number; tenant: string; idem_key: string }[])
+    put.run(digest(r.tenant, r.idem_key).subarray(0, 16), r.lsn);
+  db.run("CREATE UNIQUE INDEX tape_idem_digest ON tape (idem_digest) WHERE idem_digest IS NOT NULL");
+}
+
+/** Each row's text and data replaced by one zstd blob (kept raw when it does not shrink), as builtCopy's per-turn layout. */
+export function compressPayload(db: Database, compress: (b: Buffer) => Buffer): void {
+  const put = db.query("UPDATE tape SET text = NULL, data = ? WHERE lsn = ?");
+  for (const r of db.query("SELECT lsn, text, data FROM tape WHERE forgotten_by IS NULL").all() as {
+    lsn: number;
+    text: string | null;
+    data: string | null;
+  }[]) {
+    const raw = Buffer.from(`${r.text ?? ""}\u0000${r.data ?? ""}`, "utf8");
+    const z = compress(raw);
+    put.run(z.length < raw.length ? z : raw, r.lsn);
+  }
+}
+
+/** The word index rebuilt with FTS5's `detail` option (https://sqlite.org/fts5.html#the_detail_option), from each row's index text. */
+export function reindexWithDetail(db: Database, detail: "full" | "column" | "none", index: (row: { tenant: string; text: string }) => [string, string]): void {
+  db.run("DROP TABLE words");
+  db.run(
+    `CREATE VIRTUAL TABLE words USING fts5 (body, tenant, content = '', columnsize = 0, detail = ${detail}, tokenize = 'porter unicode61 remove_diacritics 2')`,
+  );
+  const put = db.query("INSERT INTO words (rowid, body, tenant) VALUES (?, ?, ?)");
+  for (const r of db.query("SELECT lsn, tenant, text FROM tape WHERE text IS NOT NULL AND forgotten_by IS NULL").iterate() as IterableIterator<{
+    lsn: number;
+    tenant: string;
+    text: string;
+  }>)
+    put.run(r.lsn, ...index(r));
 }
 
 /** Bytes of each table and index of a database file, largest first (SQLite's dbstat). */

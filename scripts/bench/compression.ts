@@ -13,17 +13,28 @@
 import { readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { lineEntries } from "../../src/capture/entries.ts";
+import { indexText } from "../../src/search/text.ts";
+import { idemDigest } from "../../src/store/hashes.ts";
+import { tenantToken } from "../../src/store/sqlite/search-index.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import {
   type Layout,
   breakdown,
   builtCopy,
+  compressPayload,
   compressor,
   decompressor,
   dictionarySupport,
+  digestKeys,
+  internSessions,
+  parts as partsOf,
   payloadsOf,
   readPageUs,
+  reindexWithDetail,
+  staticDictionary,
+  tapeColumns,
   trainDictionary,
+  variantCopy,
 } from "./_compressed-store.ts";
 import { type Figure, type Section, median, percentile, ratio } from "./_lib.ts";
 import { distractor } from "./recall/distractors.ts";
@@ -42,6 +53,36 @@ function du(dir: string): number {
 function zstd(bytes: Uint8Array, level: number): Uint8Array {
   return Bun.zstdCompressSync(bytes, { level });
 }
+
+/**
+ * The vacuumed file, part by part, in KiB per MiB of transcript: each table
+ * and index of more than 1% of the file (the others together), its record
+ * bytes and its page slack; then the tape's records column by column.
+ */
+function anatomyOf(path: string, perMiB: (bytes: number) => number): Figure[] {
+  const all = partsOf(path);
+  const total = all.reduce((n, p) => n + p.bytes, 0);
+  const big = all.filter((p) => p.bytes > total / 100);
+  const rest = all.filter((p) => p.bytes <= total / 100);
+  const kib = (bytes: number) => perMiB(bytes) / 1024;
+  const out: Figure[] = big.map((p) => ({
+    name: `file part: ${p.name}`,
+    value: kib(p.bytes),
+    unit: "KiB/MiB",
+    note: `records ${kib(p.payload).toFixed(0)}, page slack ${kib(p.unused).toFixed(0)}, ${((100 * p.bytes) / total).toFixed(1)}% of the file`,
+  }));
+  out.push({
+    name: "file part: every other table and index",
+    value: kib(rest.reduce((n, p) => n + p.bytes, 0)),
+    unit: "KiB/MiB",
+    note: `${rest.length} of them`,
+  });
+  for (const c of tapeColumns(path)) if (c.bytes > 0) out.push({ name: `tape records: ${c.column}`, value: kib(c.bytes), unit: "KiB/MiB" });
+  return out;
+}
+
+/** A row's word-index columns as the store writes them (search-index.ts indexRow). */
+const indexed = (r: { tenant: string; text: string }): [string, string] => [indexText(r.text), tenantToken(r.tenant)];
 
 const section: Section = {
   name: "compression",
@@ -119,6 +160,7 @@ const section: Section = {
     const trained = trainDictionary(trainSamples, ctx.tmp);
     const rawDict = Buffer.concat(trainSamples).subarray(0, 112_640);
     const support = dictionarySupport(trained ?? rawDict, heldOut[0]!);
+    const ownDict = staticDictionary();
     const ratioOn = (rows: Buffer[], f: (b: Buffer) => Buffer) =>
       rows.reduce((n, b) => n + Math.min(b.length, f(b).length), 0) / rows.reduce((n, b) => n + b.length, 0);
 
@@ -127,10 +169,44 @@ const section: Section = {
     const today = builtCopy(store.db, payloads, todayPath);
     const parts = breakdown(todayPath);
     const share = (re: RegExp) => parts.filter((x) => re.test(x.name)).reduce((n, x) => n + x.bytes, 0) / today;
+    // What each byte of the file is (issue 32): every table and index, the tape's columns, and page slack.
+    const anatomy = anatomyOf(todayPath, perMiB);
+    // What a part costs or a setting saves, each as a vacuumed copy measured as a file.
+    const variantPath = join(ctx.tmp, "what-if.sqlite");
+    const whatIf = (name: string, steps: Parameters<typeof variantCopy>[2]): Figure => {
+      const bytes = variantCopy(todayPath, variantPath, steps);
+      rmSync(variantPath);
+      return { name: `bytes on disk per MiB, ${name} (built)`, value: perMiB(bytes) / 1024, unit: "KiB/MiB", ratio: ratio("today, vacuumed", bytes, today) };
+    };
+    const whatIfs = [
+      whatIf("page size 8 KiB", ["PRAGMA page_size = 8192"]),
+      whatIf("page size 16 KiB", ["PRAGMA page_size = 16384"]),
+      whatIf("without tape_subject", ["DROP INDEX tape_subject"]),
+      // Every index entry ends with the rowid, which is the LSN: the explicit lsn column repeats it.
+      whatIf("tape_subject without its lsn column", [
+        "DROP INDEX tape_subject",
+        "CREATE INDEX tape_subject ON tape (tenant, kind, subject) WHERE forgotten_by IS NULL",
+      ]),
+      whatIf("without tape_idem", ["DROP INDEX tape_idem"]),
+      whatIf("without tape_ts", ["DROP INDEX tape_ts"]),
+      whatIf("without the word index", ["DROP TABLE words"]),
+      whatIf("word index with detail=column (no phrase queries)", [(db) => reindexWithDetail(db, "column", indexed)]),
+      whatIf("turns keep a session id, not its name", internSessions),
+      whatIf("idempotency keys as 16-byte digests", [(db) => digestKeys(db, idemDigest)]),
+      whatIf("session ids + key digests + 16 KiB pages", [...internSessions, (db) => digestKeys(db, idemDigest), "PRAGMA page_size = 16384"]),
+      // Every lever measured here at once, the payload kept by zstd-3 with a dictionary of no user's bytes.
+      whatIf("session ids + key digests + 16 KiB pages + zstd-3 static dictionary", [
+        ...internSessions,
+        (db) => digestKeys(db, idemDigest),
+        (db) => compressPayload(db, compressor(3, staticDictionary())),
+        "PRAGMA page_size = 16384",
+      ]),
+    ];
     const layouts: [string, Layout][] = [
       ["zstd-1 per turn", { perTurn: compressor(1) }],
       ["zstd-3 per turn", { perTurn: compressor(3) }],
       ["zstd-3 per turn, raw-content dictionary", { perTurn: compressor(3, rawDict) }],
+      ["zstd-3 per turn, static dictionary (no user bytes)", { perTurn: compressor(3, ownDict) }],
       ...(trained ? ([["zstd-3 per turn, trained dictionary", { perTurn: compressor(3, trained) }]] as [string, Layout][]) : []),
       ["zstd-3 per page of 64 turns", { perPage: compressor(3), rows: PAGE }],
       // The floor of any payload compression: every row's payload gone, the rest of the file as it is.
@@ -165,6 +241,8 @@ const section: Section = {
       { name: "share of the file: word index (words*)", value: 100 * share(/^words/), unit: "%" },
       { name: "share of the file: tape indexes", value: 100 * share(/^(tape_|sqlite_autoindex_tape)/), unit: "%" },
       { name: "tape payload (text + data) share of bytes on disk", value: (100 * payload) / today, unit: "%" },
+      ...anatomy,
+      ...whatIfs,
       ...built.map(
         (b): Figure => ({
           name: `bytes on disk per MiB, ${b.name} (built)`,
@@ -172,11 +250,14 @@ const section: Section = {
           unit: "KiB/MiB",
           ratio: vsToday(b.bytes),
           // Trained on half the sessions and applied to all rows, among them the repeats of those it saw.
-          ...(b.name.includes("dictionary") ? { note: "flattered: the corpus repeats the sessions the dictionary was made from" } : {}),
+          ...(b.name.includes("dictionary") && !b.name.includes("static")
+            ? { note: "flattered: the corpus repeats the sessions the dictionary was made from" }
+            : {}),
         }),
       ),
       { name: "zstd-3 per turn: payload ratio, held-out sessions", value: ratioOn(heldOut, compressor(3)), unit: "x" },
       { name: "zstd-3 + raw-content dictionary: payload ratio, held-out sessions", value: ratioOn(heldOut, compressor(3, rawDict)), unit: "x" },
+      { name: "zstd-3 + static dictionary: payload ratio, held-out sessions", value: ratioOn(heldOut, compressor(3, ownDict)), unit: "x" },
       ...(trained
         ? [{ name: "zstd-3 + trained dictionary: payload ratio, held-out sessions", value: ratioOn(heldOut, compressor(3, trained)), unit: "x" }]
         : []),
