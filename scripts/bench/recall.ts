@@ -9,7 +9,8 @@
  * floor); every figure below the floor is flagged and counted.
  *
  * `bun scripts/bench/recall.ts --tune [--set real|generated] [--distractors N]`
- * prints each missed TUNE query with its top hits, for studying failures.
+ * prints each missed TUNE query with its top hits, for studying failures;
+ * `--query TEXT` shows both rankings' top five for the tune queries holding TEXT.
  * Held-out queries are only ever summarized as numbers.
  */
 import { parseArgs } from "node:util";
@@ -202,7 +203,7 @@ const section: Section = {
 export default section;
 
 /** The study view: tune misses with their top hits; held-out as numbers only. */
-async function tune(setName: string, n: number): Promise<void> {
+async function tune(setName: string, n: number, about?: string): Promise<void> {
   const set = SETS.find((s) => s.name === setName);
   if (!set) throw new Error(`no set ${setName}`);
   const dir = tmp("zerodb-recall-tune-");
@@ -210,6 +211,10 @@ async function tune(setName: string, n: number): Promise<void> {
     const l = await set.build(dir, n, await realNoise());
     try {
       const runs = await runQueries(l);
+      if (about !== undefined) {
+        await explain(l, about);
+        return;
+      }
       for (const r of runs.filter((r) => r.query.split === "tune" && r.zerodb.rank === 0)) {
         console.log(`\nMISS [${r.query.style}] ${r.query.query}${r.baseline.rank > 0 ? `  (BM25-OR rank ${r.baseline.rank})` : ""}`);
         if (r.snippets.length === 0) console.log("  (no hits)");
@@ -233,11 +238,37 @@ async function tune(setName: string, n: number): Promise<void> {
   }
 }
 
+/** Both rankings' top five for each tune query holding `about`, answers marked. */
+async function explain(l: Labelled, about: string): Promise<void> {
+  const baseline = orBaseline(l.content);
+  try {
+    for (const [i, q] of l.queries.entries()) {
+      if (q.split !== "tune" || !q.query.includes(about)) continue;
+      console.log(`\n[${q.style}] ${q.query}`);
+      const show = (who: string, lsns: number[]) => {
+        for (const [k, lsn] of lsns.slice(0, 5).entries()) {
+          const text = l.content.get(lsn) ?? "";
+          console.log(`  ${who} ${k + 1}${l.answers(i, lsn) ? " *" : "  "} #${lsn} ${text.length}B ${text.replace(/\s+/g, " ").slice(0, 160)}`);
+        }
+      };
+      show(
+        "zerodb",
+        (await l.memory.search({ query: q.query, limit: 10 })).hits.map((h) => h.lsn),
+      );
+      show("BM25  ", baseline.search(q.query));
+    }
+  } finally {
+    baseline.close();
+  }
+}
+
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { tune: { type: "boolean" }, set: { type: "string" }, distractors: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { tune: { type: "boolean" }, set: { type: "string" }, distractors: { type: "string" }, query: { type: "string" } },
+  });
   if (!values.tune) {
     console.error("usage: bun scripts/bench/recall.ts --tune [--set real|generated] [--distractors N]   (the section itself runs in `bun run bench`)");
     process.exit(2);
   }
-  await tune(values.set ?? "real", Number(values.distractors ?? 50_000));
+  await tune(values.set ?? "real", Number(values.distractors ?? 50_000), values.query);
 }
