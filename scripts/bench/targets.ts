@@ -69,7 +69,16 @@ export const TARGETS: Target[] = [
   { what: "appends in batches of 64", figure: ["store: append batches of 64"], on: "value", op: ">=", limit: 50_000, wanted: "≥ 50,000/s" },
   { what: "search p95 @1M turns, in-process", figure: ["store: search planted word @1,000,000 p95"], on: "value", op: "<", limit: 10, wanted: "< 10 ms" },
   { what: "6-word question p95 @100k, in-process", figure: ["search: 6-word question @100,000 p95"], on: "value", op: "<", limit: 10, wanted: "< 10 ms" },
-  { what: "6-word question p95 @1M, in-process", figure: ["search: 6-word question @1,000,000 p95"], on: "value", op: "<", limit: 30, wanted: "< 30 ms" },
+  { what: "6-word question p95 @1M, in-process", figure: ["search: 6-word question @1,000,000 p95"], on: "value", op: "<", limit: 20, wanted: "< 20 ms" },
+  // Issue 32: within 3× of FTS5's own BM25 of the same words over the same index, paired in the same run.
+  {
+    what: "6-word question p95 @1M vs bare FTS5 BM25",
+    figure: ["search: 6-word question @1,000,000 p95"],
+    on: "ratio",
+    op: "<=",
+    limit: 3,
+    wanted: "≤ 3×",
+  },
   { what: "search matching one 3 MiB turn p95", figure: ["search: search matching one 3 MiB turn p95"], on: "value", op: "<", limit: 50, wanted: "< 50 ms" },
   { what: "index build during migration", figure: ["search: index build (migration) @100,000"], on: "value", op: ">=", limit: 20_000, wanted: "≥ 20,000/s" },
   // Quality on the real labelled set (issue 28), judged on its held-out part only (scripts/bench/recall/real/):
