@@ -55,6 +55,8 @@ export interface ReadRequest {
   opts: ReadBatchOptions;
   /** Compute the batch's prepared turns (hashes, index text) too. */
   prepare: boolean;
+  /** The store's id, for the prepared turns' row checksums (CaptureCursors.storeId). */
+  storeId?: string;
 }
 
 /** The worker's answer: the batch (undefined when the file cannot be read) and its warnings, or why it failed. */
@@ -80,6 +82,8 @@ export class ReadAhead {
    * has time (it changes nothing stored).
    */
   prepare = true;
+  /** The id of the store the batches go to, when its engine checksums rows with it: prepared turns then carry their checksums. */
+  storeId: string | undefined;
 
   /** The worker's script: read-worker.ts (tests give one that fails). */
   constructor(readonly script: string = new URL("./read-worker.ts", import.meta.url).href) {}
@@ -127,7 +131,8 @@ export class ReadAhead {
         this.#waiting.set(id, { resolve, reject });
         // Alive while a read is in flight (someone awaits it), and no longer.
         worker.ref();
-        worker.postMessage({ id, source: wire, opts, prepare: this.prepare } satisfies ReadRequest);
+        const storeId = this.storeId !== undefined ? { storeId: this.storeId } : {};
+        worker.postMessage({ id, source: wire, opts, prepare: this.prepare, ...storeId } satisfies ReadRequest);
       }).then((reply) => {
         if (reply.error !== undefined) throw new Error(reply.error);
         return { read: reply.read, warnings: reply.warnings };

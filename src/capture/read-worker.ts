@@ -47,8 +47,11 @@ self.onmessage = (e: MessageEvent<ReadRequest | { close: true }>) => {
   try {
     const read = readBatch(source, file, opts, warnings);
     insideLine = read !== undefined && read.batch.end.chunk > 0;
-    // The store's hashes and index text of each entry, here rather than on the thread that commits.
-    if (read !== undefined && msg.prepare) read.batch.prepared = prepareTurns(read.batch);
+    // The store's hashes, data, index text and row checksums of each entry, here rather than on the thread that commits.
+    if (read !== undefined && msg.prepare) {
+      read.batch.prepared = prepareTurns(read.batch, msg.storeId);
+      if (msg.storeId !== undefined) read.batch.preparedFor = msg.storeId;
+    }
     reply = { id, read, warnings: [...warnings] };
   } catch (err) {
     reply = { id, warnings: [], error: err instanceof Error ? err.message : String(err) };
