@@ -13,6 +13,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { isJsonChat, isZstd } from "./lines.ts";
 import type { BatchRead, ReadBatchOptions } from "./read-batch.ts";
 import type { Source } from "./sources.ts";
+import { vouchBatch } from "../schema/capture.ts";
 
 /** A source as it crosses to the worker: without `open`, which the worker makes again for an opencode session. */
 export type WireSource = Omit<Source, "open">;
@@ -65,6 +66,8 @@ export interface ReadReply {
   read?: BatchRead;
   warnings: string[];
   error?: string;
+  /** The worker found the batch plainly good (plainlyGoodBatch, src/schema/capture.ts): the commit need not check it again. */
+  checked?: boolean;
 }
 
 /** A batch read in the worker, once it is taken. */
@@ -135,6 +138,7 @@ export class ReadAhead {
         worker.postMessage({ id, source: wire, opts, prepare: this.prepare, ...storeId } satisfies ReadRequest);
       }).then((reply) => {
         if (reply.error !== undefined) throw new Error(reply.error);
+        if (reply.checked && reply.read) vouchBatch(reply.read.batch);
         return { read: reply.read, warnings: reply.warnings };
       });
     } catch (err) {

@@ -3,6 +3,7 @@
  * the files of the last two sources open between them (a `.zst` rollout is
  * decompressed once), and closes them and itself when told.
  */
+import { plainlyGoodBatch } from "../schema/capture.ts";
 import { prepareTurns } from "../store/capture.ts";
 import type { ReadReply, ReadRequest } from "./read-ahead.ts";
 import { opencodeSource } from "./opencode.ts";
@@ -52,7 +53,8 @@ self.onmessage = (e: MessageEvent<ReadRequest | { close: true }>) => {
       read.batch.prepared = prepareTurns(read.batch, msg.storeId);
       if (msg.storeId !== undefined) read.batch.preparedFor = msg.storeId;
     }
-    reply = { id, read, warnings: [...warnings] };
+    // Checked here, on the thread with time for it: the commit takes the word of this process's own worker.
+    reply = { id, read, warnings: [...warnings], ...(read !== undefined && plainlyGoodBatch(read.batch) ? { checked: true } : {}) };
   } catch (err) {
     reply = { id, warnings: [], error: err instanceof Error ? err.message : String(err) };
   }

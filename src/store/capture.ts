@@ -44,7 +44,7 @@ export interface CaptureBatch {
 
 /**
  * What an engine derives from a captured entry before writing it: its
- * content hash, its operation hash, its data column (hashes.ts), its index
+ * content hash, its operation hash, its data column (hashes.ts), its size, its index
  * text (search/text.ts) and, given the store's id, its SQLite row checksum
  * over that data. `capture sync` computes them in its read-ahead worker,
  * with these same functions, so the thread that commits does not; an engine
@@ -55,6 +55,8 @@ export interface PreparedTurn {
   opHash: Uint8Array;
   index: string;
   data: string;
+  /** The content's length in UTF-8 bytes. */
+  bytes: number;
   /** rowChecksum for the batch's `preparedFor` store id, with `data`. */
   checksum?: Uint8Array;
 }
@@ -69,6 +71,7 @@ export function prepareTurns(batch: CaptureBatch, storeId?: string): PreparedTur
       opHash: opHash.turn(batch.session, entry.role, entry.content, meta),
       index: indexText(entry.content),
       data,
+      bytes: Buffer.byteLength(entry.content, "utf8"),
       ...(storeId !== undefined ? { checksum: rowChecksum(storeId, { subject: batch.session, text: entry.content, data }) } : {}),
     };
   });

@@ -9,7 +9,7 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, META_MAX_BYTES } from "../../src/limits.ts";
-import { captureBatchSchema, checkCaptureBatch } from "../../src/schema/capture.ts";
+import { captureBatchSchema, checkCaptureBatch, vouchBatch } from "../../src/schema/capture.ts";
 import { parseInput } from "../../src/schema/parse.ts";
 import { type CaptureBatch, prepareTurns } from "../../src/store/capture.ts";
 import { openStore } from "../../src/store/index.ts";
@@ -111,6 +111,18 @@ describe("checkCaptureBatch", () => {
     const answers = cases.map(([, make]) => outcome(() => parseInput(captureBatchSchema(), make())));
     expect(answers.filter((a) => a === "ok").length).toBe(9);
     expect(answers.filter((a) => a !== "ok").length).toBe(cases.length - 9);
+  });
+});
+
+describe("vouchBatch (batches the read-ahead worker found plainly good)", () => {
+  test("vouches for that very batch only: a copy, or a batch made from it, is checked again", () => {
+    const good = lineBatch(0, 3);
+    vouchBatch(good);
+    expect(outcome(() => checkCaptureBatch(good))).toBe("ok");
+    const broken = { ...good, entries: good.entries.map((e, i) => (i === 1 ? { ...e, entry: { ...e.entry, role: "robot" } } : e)) };
+    expect(outcome(() => checkCaptureBatch(broken))).toMatchObject({ code: "invalid_input", field: "entries.1.entry.role" });
+    expect(outcome(() => checkCaptureBatch({ ...good, session: "" }))).toMatchObject({ code: "invalid_input", field: "session" });
+    expect(outcome(() => checkCaptureBatch(null))).not.toBe("ok");
   });
 });
 

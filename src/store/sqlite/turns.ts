@@ -43,7 +43,7 @@ export function append(
       idemKey: e.idem_key ?? null,
       opHash: e.idem_key ? (done?.opHash ?? opHash.turn(input.session, e.role, e.content, meta)) : null,
       contentHash: done?.contentHash ?? contentHash(e.content),
-      bytes: Buffer.byteLength(e.content, "utf8"),
+      bytes: done?.bytes ?? Buffer.byteLength(e.content, "utf8"),
       text: e.content,
       data: own ? done!.data : turnData(e.role, meta),
       sclass: turnClass(e.role, meta),
