@@ -84,4 +84,18 @@ describe("append's multi-row inserts", () => {
       store.close();
     }
   });
+
+  test("the work trace counts a multi-row insert's VALUES list as no scan, and still reports a table scan", async () => {
+    using dir = tempDir();
+    const store = openSqliteStore(dir.path);
+    try {
+      const trace = store.trace!();
+      await store.memory("local").append({ session: "s/t", entries: Array.from({ length: 5 }, (_, i) => ({ role: "user" as const, content: content(i) })) });
+      expect(trace.scans).toEqual([]);
+      store.db.query("SELECT count(*) FROM tape WHERE data LIKE '%user%'").get();
+      expect(trace.scans).toEqual([expect.stringMatching(/^SCAN tape in: SELECT count/)]);
+    } finally {
+      store.close();
+    }
+  });
 });
