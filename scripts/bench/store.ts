@@ -9,6 +9,11 @@ import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { type Figure, type Section, median, pairedRatios, percentile, perSecond, repeat, scratch, summarize } from "./_lib.ts";
 import { WORDS, entryText, filler, plantedTarget, plantedWord } from "./_workload.ts";
 import { rawFsyncRate } from "./machine.ts";
+import { type BareTransaction, bareStore, bareWrite } from "./_bare.ts";
+import { turnClass } from "../../src/search/classify.ts";
+import { indexText } from "../../src/search/text.ts";
+import { contentHash } from "../../src/store/hashes.ts";
+import { rowChecksum } from "../../src/store/sqlite/_tape.ts";
 
 /** Kept for sections that imported the filler from here. */
 export { filler };
@@ -45,21 +50,50 @@ async function singleRate(dir: string, n: number, skipFsync = false): Promise<nu
   }
 }
 
+/** The appends of the batch figure: `batches` batches of 64 notes. */
+function batchInputs(batches: number) {
+  return Array.from({ length: batches }, (_, b) => ({
+    session: "bench/batch",
+    entries: Array.from({ length: 64 }, (_, i) => ({ role: "note" as const, content: filler(b * 64 + i) })),
+  }));
+}
+
 /** Entries per second appended in batches of 64 into a fresh store. */
 async function batchRate(dir: string, batches: number): Promise<number> {
   const store = openSqliteStore(scratch(dir, "batch"));
   try {
     const m = store.memory("bench");
-    const inputs = Array.from({ length: batches }, (_, b) => ({
-      session: "bench/batch",
-      entries: Array.from({ length: 64 }, (_, i) => ({ role: "note" as const, content: filler(b * 64 + i) })),
-    }));
+    const inputs = batchInputs(batches);
     const t0 = performance.now();
     for (const input of inputs) await m.append(input);
     return perSecond(batches * 64, performance.now() - t0);
   } finally {
     store.close();
   }
+}
+
+/** The same rows as batchRate's, written by bare SQLite into a store of the same schema (_bare.ts), per second. */
+function bareBatchRate(dir: string, batches: number): number {
+  const db = bareStore(scratch(dir, "bare-batch"));
+  const data = JSON.stringify({ role: "note" });
+  const txs: BareTransaction[] = batchInputs(batches).map((input) => ({
+    rows: input.entries.map((e) => ({
+      tenant: "bench",
+      kind: "turn",
+      ts: Date.now(),
+      subject: input.session,
+      idem_key: null,
+      op_hash: null,
+      content_hash: contentHash(e.content),
+      bytes: Buffer.byteLength(e.content),
+      text: e.content,
+      data,
+      checksum: rowChecksum("bench", { subject: input.session, text: e.content, data }),
+      sclass: turnClass(e.role, undefined),
+      index: indexText(e.content),
+    })),
+  }));
+  return perSecond(batches * 64, bareWrite(db, txs));
 }
 
 /**
@@ -120,7 +154,19 @@ const section: Section = {
       runs: 200,
       note: "one page each, fsynced together",
     });
-    out.push(summarize("append batches of 64", await repeat(5, () => batchRate(ctx.tmp, ctx.quick ? 50 : 200)), "entries/s"));
+    // Paired with bare SQLite writing the same rows into the same schema just before each run (issue 32).
+    const batches = ctx.quick ? 50 : 200;
+    const batch = await pairedRatios(
+      5,
+      () => batchRate(ctx.tmp, batches),
+      () => bareBatchRate(ctx.tmp, batches),
+    );
+    out.push(
+      summarize("append batches of 64", batch.values, "entries/s", {
+        ratio: { of: "bare SQLite, same rows and indexes, paired runs", value: median(batch.ratios) },
+        note: `bare SQLite ${fmtN(Math.round(median(batch.references)))}/s in the same pairs`,
+      }),
+    );
 
     // Growth: the same store grows through each size; at each, planted-word and common-word searches and durable appends.
     const sizes = ctx.quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];

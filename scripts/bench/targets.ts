@@ -21,6 +21,9 @@ export interface Target {
 
 const ZERODB_10K = "@10,000: zerodb mcp";
 
+/** The transcript formats whose backfill the harnesses section times (scripts/bench/harnesses.ts). */
+const BACKFILL_FORMATS = ["Codex", "Codex (.jsonl.zst)", "Gemini CLI", "opencode", "Claude Code"];
+
 /** Every target of issue 8, then of issue 13 (search), in the order the summary prints them. */
 export const TARGETS: Target[] = [
   { what: "MCP writes @10k vs reference server", figure: [`peers: writes ${ZERODB_10K}`], on: "ratio", op: ">=", limit: 40, wanted: "≥ 40×" },
@@ -67,6 +70,26 @@ export const TARGETS: Target[] = [
   { what: "zerodb mcp peak RSS @10k vs reference", figure: [`peers: peak RSS ${ZERODB_10K}`], on: "ratio", op: "<=", limit: 0.5, wanted: "≤ 0.5×" },
   { what: "durable single-entry appends vs raw fsync", figure: ["store: append durable single-entry"], on: "ratio", op: ">=", limit: 0.8, wanted: "≥ 0.8×" },
   { what: "appends in batches of 64", figure: ["store: append batches of 64"], on: "value", op: ">=", limit: 50_000, wanted: "≥ 50,000/s" },
+  // Issue 32 (writes): each write path beside its reference measured in the same run.
+  {
+    what: "durable single-entry appends vs raw fsync (issue 32)",
+    figure: ["store: append durable single-entry"],
+    on: "ratio",
+    op: ">=",
+    limit: 0.7,
+    wanted: "≥ 0.7×",
+  },
+  { what: "appends in batches of 64 vs bare SQLite", figure: ["store: append batches of 64"], on: "ratio", op: ">=", limit: 0.5, wanted: "≥ 0.5×" },
+  ...BACKFILL_FORMATS.map(
+    (format): Target => ({
+      what: `${format} backfill vs bare SQLite`,
+      figure: [`harnesses: ${format} backfill (capture sync)`],
+      on: "ratio",
+      op: ">=",
+      limit: 0.75,
+      wanted: "≥ 0.75×",
+    }),
+  ),
   { what: "search p95 @1M turns, in-process", figure: ["store: search planted word @1,000,000 p95"], on: "value", op: "<", limit: 10, wanted: "< 10 ms" },
   { what: "6-word question p95 @100k, in-process", figure: ["search: 6-word question @100,000 p95"], on: "value", op: "<", limit: 10, wanted: "< 10 ms" },
   { what: "6-word question p95 @1M, in-process", figure: ["search: 6-word question @1,000,000 p95"], on: "value", op: "<", limit: 20, wanted: "< 20 ms" },

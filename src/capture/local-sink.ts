@@ -8,6 +8,7 @@ export function localSink(store: Store, tenant: string, opts: { trace?: boolean 
   const trace = opts.trace ? store.trace?.() : undefined;
   return {
     memory: store.memory(tenant),
+    ...(cursors.storeId !== undefined ? { storeId: cursors.storeId } : {}),
     ...(trace ? { trace } : {}),
     cursor: (source) => cursors.cursor(source),
     cursors: () => cursors.cursors(),

@@ -13,6 +13,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { isJsonChat, isZstd } from "./lines.ts";
 import type { BatchRead, ReadBatchOptions } from "./read-batch.ts";
 import type { Source } from "./sources.ts";
+import { vouchBatch } from "../schema/capture.ts";
 
 /** A source as it crosses to the worker: without `open`, which the worker makes again for an opencode session. */
 export type WireSource = Omit<Source, "open">;
@@ -55,6 +56,8 @@ export interface ReadRequest {
   opts: ReadBatchOptions;
   /** Compute the batch's prepared turns (hashes, index text) too. */
   prepare: boolean;
+  /** The store's id, for the prepared turns' row checksums (CaptureCursors.storeId). */
+  storeId?: string;
 }
 
 /** The worker's answer: the batch (undefined when the file cannot be read) and its warnings, or why it failed. */
@@ -63,6 +66,8 @@ export interface ReadReply {
   read?: BatchRead;
   warnings: string[];
   error?: string;
+  /** The worker found the batch plainly good (plainlyGoodBatch, src/schema/capture.ts): the commit need not check it again. */
+  checked?: boolean;
 }
 
 /** A batch read in the worker, once it is taken. */
@@ -80,6 +85,8 @@ export class ReadAhead {
    * has time (it changes nothing stored).
    */
   prepare = true;
+  /** The id of the store the batches go to, when its engine checksums rows with it: prepared turns then carry their checksums. */
+  storeId: string | undefined;
 
   /** The worker's script: read-worker.ts (tests give one that fails). */
   constructor(readonly script: string = new URL("./read-worker.ts", import.meta.url).href) {}
@@ -127,9 +134,11 @@ export class ReadAhead {
         this.#waiting.set(id, { resolve, reject });
         // Alive while a read is in flight (someone awaits it), and no longer.
         worker.ref();
-        worker.postMessage({ id, source: wire, opts, prepare: this.prepare } satisfies ReadRequest);
+        const storeId = this.storeId !== undefined ? { storeId: this.storeId } : {};
+        worker.postMessage({ id, source: wire, opts, prepare: this.prepare, ...storeId } satisfies ReadRequest);
       }).then((reply) => {
         if (reply.error !== undefined) throw new Error(reply.error);
+        if (reply.checked && reply.read) vouchBatch(reply.read.batch);
         return { read: reply.read, warnings: reply.warnings };
       });
     } catch (err) {

@@ -3,6 +3,7 @@
  * the files of the last two sources open between them (a `.zst` rollout is
  * decompressed once), and closes them and itself when told.
  */
+import { plainlyGoodBatch } from "../schema/capture.ts";
 import { prepareTurns } from "../store/capture.ts";
 import type { ReadReply, ReadRequest } from "./read-ahead.ts";
 import { opencodeSource } from "./opencode.ts";
@@ -47,9 +48,13 @@ self.onmessage = (e: MessageEvent<ReadRequest | { close: true }>) => {
   try {
     const read = readBatch(source, file, opts, warnings);
     insideLine = read !== undefined && read.batch.end.chunk > 0;
-    // The store's hashes and index text of each entry, here rather than on the thread that commits.
-    if (read !== undefined && msg.prepare) read.batch.prepared = prepareTurns(read.batch);
-    reply = { id, read, warnings: [...warnings] };
+    // The store's hashes, data, index text and row checksums of each entry, here rather than on the thread that commits.
+    if (read !== undefined && msg.prepare) {
+      read.batch.prepared = prepareTurns(read.batch, msg.storeId);
+      if (msg.storeId !== undefined) read.batch.preparedFor = msg.storeId;
+    }
+    // Checked here, on the thread with time for it: the commit takes the word of this process's own worker.
+    reply = { id, read, warnings: [...warnings], ...(read !== undefined && plainlyGoodBatch(read.batch) ? { checked: true } : {}) };
   } catch (err) {
     reply = { id, warnings: [], error: err instanceof Error ? err.message : String(err) };
   }

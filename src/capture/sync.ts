@@ -146,6 +146,8 @@ export async function syncTranscripts(
   let done = 0;
   // One worker reads ahead for every transcript (started at the first read, closed at the end), when a core is free for it.
   using ahead = coreFree() ? new ReadAhead() : undefined;
+  // The worker computes each entry's row checksum too, when the store checksums with its id.
+  if (ahead) ahead.storeId = sink.storeId;
   const runOptions = (p: Planned & { session: string }): RunOptions => ({
     sink,
     sources: p.sources,

@@ -4,7 +4,7 @@
  */
 import type { EntryInput } from "../schema/ops.ts";
 import { indexText } from "../search/text.ts";
-import { contentHash, opHash } from "./hashes.ts";
+import { contentHash, opHash, rowChecksum, turnData } from "./hashes.ts";
 
 /** Where a transcript's capture stands: the next line (by byte offset and index) and its next chunk. */
 export interface CaptureCursor {
@@ -38,12 +38,15 @@ export interface CaptureBatch {
   entries: CaptureEntry[];
   /** What the engine derives from each entry, computed where the batch was read (prepareTurns); one per entry. */
   prepared?: PreparedTurn[];
+  /** The store id the prepared turns' checksums were computed for (an engine ignores them for any other). */
+  preparedFor?: string;
 }
 
 /**
  * What an engine derives from a captured entry before writing it: its
- * content hash, its operation hash (hashes.ts) and its index text
- * (search/text.ts). `capture sync` computes them in its read-ahead worker,
+ * content hash, its operation hash, its data column (hashes.ts), its size, its index
+ * text (search/text.ts) and, given the store's id, its SQLite row checksum
+ * over that data. `capture sync` computes them in its read-ahead worker,
  * with these same functions, so the thread that commits does not; an engine
  * may take them instead of computing them again (SQLite does).
  */
@@ -51,15 +54,27 @@ export interface PreparedTurn {
   contentHash: Uint8Array;
   opHash: Uint8Array;
   index: string;
+  data: string;
+  /** The content's length in UTF-8 bytes. */
+  bytes: number;
+  /** rowChecksum for the batch's `preparedFor` store id, with `data`. */
+  checksum?: Uint8Array;
 }
 
-/** The prepared turns of a batch, one per entry. */
-export function prepareTurns(batch: CaptureBatch): PreparedTurn[] {
-  return batch.entries.map(({ entry }) => ({
-    contentHash: contentHash(entry.content),
-    opHash: opHash.turn(batch.session, entry.role, entry.content, entry.meta as Record<string, unknown> | undefined),
-    index: indexText(entry.content),
-  }));
+/** The prepared turns of a batch, one per entry; with `storeId`, each with its row checksum for that store. */
+export function prepareTurns(batch: CaptureBatch, storeId?: string): PreparedTurn[] {
+  return batch.entries.map(({ entry }) => {
+    const meta = entry.meta as Record<string, unknown> | undefined;
+    const data = turnData(entry.role, meta);
+    return {
+      contentHash: contentHash(entry.content),
+      opHash: opHash.turn(batch.session, entry.role, entry.content, meta),
+      index: indexText(entry.content),
+      data,
+      bytes: Buffer.byteLength(entry.content, "utf8"),
+      ...(storeId !== undefined ? { checksum: rowChecksum(storeId, { subject: batch.session, text: entry.content, data }) } : {}),
+    };
+  });
 }
 
 /** What a commit did: appended (skipping entries already stored), or found the cursor elsewhere. */

@@ -3,7 +3,8 @@
  * engines (export, import, DESIGN.md 12) would break idempotency (I3): the
  * hash of each kind of write (what a retry with the same key is compared
  * with), a turn's content hash (repeats, D7), and what a forgotten row keeps
- * of its key.
+ * of its key; and a SQLite row's checksum and a turn's data column, which
+ * capture sync's read-ahead worker computes off the committing thread.
  */
 import { sha256 } from "../util/hash.ts";
 import { canonicalJson } from "../util/json.ts";
@@ -37,4 +38,18 @@ export function contentHash(content: string): Uint8Array {
  */
 export function idemDigest(tenant: string, idemKey: string): Uint8Array {
   return sha256(`zerodb forgotten idem_key\u0000${tenant}\u0000${idemKey}`);
+}
+
+/**
+ * The checksum of a SQLite tape row's payload: 16 bytes of SHA-256 over the
+ * store's id, subject, text and data (the id makes another store's rows fail
+ * its check, src/store/sqlite/_tape.ts verifyRow).
+ */
+export function rowChecksum(storeId: string, row: { subject: string | null; text: string | null; data: string | null }): Uint8Array {
+  return sha256(`${storeId}\u0000${row.subject ?? ""}\u0000${row.text ?? ""}\u0000${row.data ?? ""}`).subarray(0, 16);
+}
+
+/** A turn's data column: the JSON of its role and, when it has one, its meta. */
+export function turnData(role: string, meta: Record<string, unknown> | undefined): string {
+  return JSON.stringify(meta ? { role, meta } : { role });
 }

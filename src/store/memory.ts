@@ -76,7 +76,8 @@ export function createMemory(tenant: string, engine: EngineOps, run: EngineRun):
       run.write(() =>
         withOps((In) => {
           const r = redactAppend(parseInput(In.AppendInput, i), redact);
-          return then(engine.append(parseInput(In.AppendInput, r.input)), (out) => withRedacted(out, r.redacted));
+          // Parsed again only when redaction changed it (a marker may be longer than its secret; "off" adds a key).
+          return then(engine.append(r.unchanged ? r.input : parseInput(In.AppendInput, r.input)), (out) => withRedacted(out, r.redacted));
         }),
       ),
     read: (i) => run.read(() => withOps(async (In) => engine.read(await at(parseInput(In.ReadInput, i))))),

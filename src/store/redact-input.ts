@@ -23,6 +23,12 @@ import { redact, redactValue, secretInName } from "../redact.ts";
 export interface RedactedInput<T> {
   input: T;
   redacted: number;
+  /**
+   * Nothing was added or replaced, only zerodb's own meta keys dropped
+   * (append): the input is what was parsed, less those keys, so its schema
+   * passes it again and need not be run twice.
+   */
+  unchanged?: boolean;
 }
 
 /** The meta keys zerodb sets itself: a caller's own values for them are replaced. */
@@ -46,10 +52,12 @@ export function redactAppend(input: AppendInput, storeOn: boolean): RedactedInpu
     for (const [i, e] of input.entries.entries()) refuseSecretName(`entries.${i}.idem_key`, e.idem_key);
   }
   let total = 0;
+  let replaced = false;
   const entries = input.entries.map((entry) => {
     const { [OFF]: _off, ...kept } = (entry.meta ?? {}) as Record<string, unknown>;
     if (!on) return { ...entry, meta: { ...kept, [OFF]: "off" } };
     const content = redact(entry.content);
+    if (content.text !== entry.content) replaced = true;
     const meta = redactValue(kept);
     const found = content.redactions + meta.redactions;
     total += found;
@@ -62,7 +70,7 @@ export function redactAppend(input: AppendInput, storeOn: boolean): RedactedInpu
     return { ...entry, content: content.text, ...(hasMeta ? { meta: metaOut } : {}) };
   });
   const { redact: _flag, ...rest } = input;
-  return { input: { ...rest, entries }, redacted: total };
+  return { input: { ...rest, entries }, redacted: total, unchanged: on && total === 0 && !replaced };
 }
 
 /** Redacts every string in a fact's value. */

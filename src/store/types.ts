@@ -117,6 +117,12 @@ export interface Tokens {
  * transaction: capture is exactly-once however hooks overlap or die.
  */
 export interface CaptureCursors {
+  /**
+   * The store's id, where the engine checksums rows with it (SQLite): capture
+   * sync's read-ahead worker then computes each entry's checksum off the
+   * committing thread (prepareTurns in src/store/capture.ts).
+   */
+  readonly storeId?: string;
   /** The cursor of a source (its capture session fixed at the first capture), or undefined. */
   cursor(source: string): Promise<CursorRow | undefined>;
   /** Every cursor of the tenant, by source. */

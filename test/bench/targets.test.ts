@@ -31,7 +31,7 @@ describe("judge", () => {
 
   test("every target of issues 8, 13, 18, 28, 29 and 32 is in the table once, and each names a figure some section makes", async () => {
     expect(TARGETS.map((t) => t.what)).toHaveLength(new Set(TARGETS.map((t) => t.what)).size);
-    expect(TARGETS).toHaveLength(27);
+    expect(TARGETS).toHaveLength(34);
     // Issue 32: a 6-word question at 1M turns under 20 ms and within 3× of FTS5's own BM25 of the same words.
     expect(TARGETS.some((t) => t.figure[0] === "search: 6-word question @1,000,000 p95" && t.on === "value" && t.limit === 20)).toBe(true);
     expect(TARGETS.some((t) => t.figure[0] === "search: 6-word question @1,000,000 p95" && t.on === "ratio" && t.op === "<=" && t.limit === 3)).toBe(true);
@@ -39,6 +39,15 @@ describe("judge", () => {
     expect(
       TARGETS.some((t) => t.figure[0] === "compression: bytes on disk per MiB of transcript, today" && t.on === "value" && t.op === "<=" && t.limit === 800),
     ).toBe(true);
+    // Issue 32: each write path judged on its ratio to the reference measured beside it.
+    const ratioOf = (figure: string) => TARGETS.filter((t) => t.figure[0] === figure && t.on === "ratio").map((t) => [t.op, t.limit]);
+    expect(ratioOf("store: append batches of 64")).toEqual([[">=", 0.5]]);
+    expect(ratioOf("store: append durable single-entry")).toContainEqual([">=", 0.7]);
+    const backfills = TARGETS.filter((t) => / backfill \(capture sync\)$/.test(t.figure[0]!));
+    expect(backfills.map((t) => t.figure[0])).toEqual(
+      ["Codex", "Codex (.jsonl.zst)", "Gemini CLI", "opencode", "Claude Code"].map((f) => `harnesses: ${f} backfill (capture sync)`),
+    );
+    expect(backfills.every((t) => t.on === "ratio" && t.op === ">=" && t.limit === 0.75)).toBe(true);
     // Issue 29: redaction's false positives on ordinary text, judged on the value (none).
     expect(TARGETS.some((t) => t.figure[0] === "redact: false positives on ordinary text" && t.op === "<=" && t.limit === 0)).toBe(true);
     // Issue 28: the real set's figures, each style alone and among 50,000, and the floor.

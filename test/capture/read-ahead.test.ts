@@ -22,6 +22,8 @@ async function capture(transcript: string, dataDir: string, ahead?: ReadAhead): 
   const store = await openStore({ dataDir });
   try {
     const sink = localSink(store, "local");
+    // As capture sync does: the worker computes each entry's row checksum for this store (a wrong one reads as corrupt).
+    if (ahead) ahead.storeId = sink.storeId;
     const r = await captureSources({
       sink,
       sources: [mainSource(transcript, SID)],
@@ -67,6 +69,13 @@ describe("read-ahead worker", () => {
     using ahead = new ReadAhead();
     expect(await capture(L.transcript(SID), join(dir.path, "ahead"), ahead)).toEqual(expected);
     expect(ahead.failed).toBe(false);
+    expect(ahead.storeId).toMatch(/^[0-9a-f-]{20,}$/);
+    const store = await openStore({ dataDir: join(dir.path, "ahead") });
+    try {
+      expect(await store.check({ full: true })).toMatchObject({ ok: true });
+    } finally {
+      store.close();
+    }
   });
 
   test("a worker that cannot start: every batch is read on the main thread", async () => {

@@ -9,7 +9,7 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, META_MAX_BYTES } from "../../src/limits.ts";
-import { captureBatchSchema, checkCaptureBatch } from "../../src/schema/capture.ts";
+import { captureBatchSchema, checkCaptureBatch, vouchBatch } from "../../src/schema/capture.ts";
 import { parseInput } from "../../src/schema/parse.ts";
 import { type CaptureBatch, prepareTurns } from "../../src/store/capture.ts";
 import { openStore } from "../../src/store/index.ts";
@@ -114,6 +114,18 @@ describe("checkCaptureBatch", () => {
   });
 });
 
+describe("vouchBatch (batches the read-ahead worker found plainly good)", () => {
+  test("vouches for that very batch only: a copy, or a batch made from it, is checked again", () => {
+    const good = lineBatch(0, 3);
+    vouchBatch(good);
+    expect(outcome(() => checkCaptureBatch(good))).toBe("ok");
+    const broken = { ...good, entries: good.entries.map((e, i) => (i === 1 ? { ...e, entry: { ...e.entry, role: "robot" } } : e)) };
+    expect(outcome(() => checkCaptureBatch(broken))).toMatchObject({ code: "invalid_input", field: "entries.1.entry.role" });
+    expect(outcome(() => checkCaptureBatch({ ...good, session: "" }))).toMatchObject({ code: "invalid_input", field: "session" });
+    expect(outcome(() => checkCaptureBatch(null))).not.toBe("ok");
+  });
+});
+
 describe("prepared turns (capture sync's read-ahead worker)", () => {
   /** A batch whose texts exercise the index text: identifiers, CJK, a JSON line, escapes. */
   function batch(): CaptureBatch {
@@ -128,13 +140,17 @@ describe("prepared turns (capture sync's read-ahead worker)", () => {
     return b;
   }
 
-  /** Every tape column a commit derives, and the word index as (term, row, offset), of one tenant's store. */
-  function derived(dir: string): { rows: unknown[]; words: unknown[] } {
+  /** Every tape column a commit derives (the checksum, which differs between stores, only when asked), and the word index as (term, row, offset), of one tenant's store. */
+  function derived(dir: string, sums = false): { rows: unknown[]; words: unknown[] } {
     const db = new Database(join(dir, "zerodb.sqlite"));
     try {
       db.run("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, 'words', 'instance')");
       return {
-        rows: db.query("SELECT lsn, idem_key, hex(op_hash) AS op, hex(content_hash) AS content, bytes, text, data, sclass FROM tape ORDER BY lsn").all(),
+        rows: db
+          .query(
+            `SELECT lsn, idem_key, hex(op_hash) AS op, hex(content_hash) AS content, bytes, text, data, sclass${sums ? ", hex(checksum) AS sum" : ""} FROM tape ORDER BY lsn`,
+          )
+          .all(),
         words: db.query("SELECT term, doc, offset FROM temp.v ORDER BY term, doc, offset").all(),
       };
     } finally {
@@ -165,6 +181,64 @@ describe("prepared turns (capture sync's read-ahead worker)", () => {
     } finally {
       plain.close();
       prepared.close();
+    }
+  });
+
+  /** The id a store checksums its rows with (src/store/sqlite/identity.ts). */
+  function storeId(dir: string): string {
+    const db = new Database(join(dir, "zerodb.sqlite"), { readonly: true });
+    try {
+      return (db.query("SELECT value FROM meta WHERE key = 'store_id'").get() as { value: string }).value;
+    } finally {
+      db.close();
+    }
+  }
+
+  test("checksums prepared for the store's id are stored as computed; every row then passes its check", async () => {
+    using plainDir = tempDir();
+    using preparedDir = tempDir();
+    const plain = await openStore({ dataDir: plainDir.path });
+    const prepared = await openStore({ dataDir: preparedDir.path });
+    try {
+      // The two stores' ids differ, so their checksums do: each store's rows are compared with a copy written plainly into it.
+      expect(await plain.capture("local").commit(batch())).toMatchObject({ status: "committed", appended: 4 });
+      const id = storeId(preparedDir.path);
+      expect(prepared.capture("local").storeId).toBe(id);
+      const turns = prepareTurns(batch(), id);
+      expect(turns.every((t) => t.checksum?.length === 16)).toBe(true);
+      expect(await prepared.capture("local").commit({ ...batch(), prepared: turns, preparedFor: id })).toMatchObject({ status: "committed", appended: 4 });
+      const again = { ...batch(), source: "again", session: batch().session };
+      expect(await prepared.capture("local").commit(again)).toMatchObject({ status: "committed", appended: 0, skipped: 4 });
+      expect(derived(preparedDir.path)).toEqual(derived(plainDir.path));
+      const sums = (derived(preparedDir.path, true).rows as { sum: string }[]).map((r) => r.sum);
+      expect(sums).toEqual(turns.map((t) => Buffer.from(t.checksum!).toString("hex").toUpperCase()));
+      // A read checks each row's checksum (a wrong one is `corrupt`), and so does the store check.
+      const read = await prepared.memory("local").read({ session: batch().session });
+      expect(read.turns.map((t) => t.content)).toEqual(batch().entries.map((e) => e.entry.content));
+      expect(await prepared.check({ full: true })).toMatchObject({ ok: true });
+    } finally {
+      plain.close();
+      prepared.close();
+    }
+  });
+
+  test("checksums prepared for another store's id are not used: the rows are checksummed for this one", async () => {
+    using dir = tempDir();
+    using otherDir = tempDir();
+    const store = await openStore({ dataDir: dir.path });
+    const other = await openStore({ dataDir: otherDir.path });
+    try {
+      const otherId = storeId(otherDir.path);
+      expect(otherId).not.toBe(storeId(dir.path));
+      const turns = prepareTurns(batch(), otherId).map((t) => ({ ...t, data: '{"role":"user","meta":{"forged":true}}' }));
+      expect(await store.capture("local").commit({ ...batch(), prepared: turns, preparedFor: otherId })).toMatchObject({ status: "committed", appended: 4 });
+      const read = await store.memory("local").read({ session: batch().session });
+      expect(read.turns.map((t) => t.content)).toEqual(batch().entries.map((e) => e.entry.content));
+      expect(read.turns.some((t) => "forged" in t.meta)).toBe(false);
+      expect(await store.check({ full: true })).toMatchObject({ ok: true });
+    } finally {
+      store.close();
+      other.close();
     }
   });
 

@@ -1,12 +1,11 @@
 /** Writing tape rows and checking idempotency keys (DESIGN.md D4, I3). */
 import type { Database } from "bun:sqlite";
 import { ZeroDbError } from "../../errors.ts";
-import { sha256 } from "../../util/hash.ts";
-import { idemDigest } from "../hashes.ts";
+import { idemDigest, rowChecksum } from "../hashes.ts";
 import { prefixEnd } from "../ranges.ts";
 import { storeIdOf } from "./identity.ts";
 import { SearchClass } from "../../search/classify.ts";
-import { indexRow, kindClass } from "./search-index.ts";
+import { indexRow, indexRows, kindClass } from "./search-index.ts";
 
 /** A tape row to insert. */
 export interface NewRow {
@@ -28,15 +27,11 @@ export interface NewRow {
   sclass?: SearchClass;
   /** The text's index text when it was computed already (indexText(text), by prepareTurns). */
   index?: string;
+  /** The row's checksum when it was computed already, for this store (rowChecksum, by prepareTurns). */
+  checksum?: Uint8Array;
 }
 
-/**
- * The checksum of a row's payload: 16 bytes of SHA-256 over the store's id,
- * subject, text and data (the id makes another store's rows fail here).
- */
-export function rowChecksum(storeId: string, row: { subject: string | null; text: string | null; data: string | null }): Uint8Array {
-  return sha256(`${storeId}\u0000${row.subject ?? ""}\u0000${row.text ?? ""}\u0000${row.data ?? ""}`).subarray(0, 16);
-}
+export { rowChecksum } from "../hashes.ts";
 
 /** The columns a payload check needs. */
 export interface Checked {
@@ -84,12 +79,72 @@ export function insertRow(db: Database, row: NewRow): number {
       row.bytes,
       row.text,
       row.data,
-      rowChecksum(storeIdOf(db), row),
-      row.text === null ? SearchClass.note : (row.sclass ?? kindClass(row.kind)),
+      row.checksum ?? rowChecksum(storeIdOf(db), row),
+      rowClass(row),
     );
   const lsn = Number(r.lastInsertRowid);
   if (row.text !== null) indexRow(db, { lsn, tenant: row.tenant, text: row.text }, row.index);
   return lsn;
+}
+
+/** A row's search class: a turn's from its role and meta, other kinds their kind's, a row without text a note's. */
+function rowClass(row: NewRow): SearchClass {
+  return row.text === null ? SearchClass.note : (row.sclass ?? kindClass(row.kind));
+}
+
+/** Rows one INSERT statement of insertRows writes at most: 12 columns each, far under SQLite's 32,766 parameters. */
+export const ROWS_PER_INSERT = 64;
+
+const insertSqls: string[] = [];
+
+/** The INSERT of `n` new tape rows, one statement (db.query caches it: one text per row count). */
+function insertSql(n: number): string {
+  const one = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  return (insertSqls[n] ??=
+    `INSERT INTO tape (tenant, kind, ts, subject, idem_key, op_hash, content_hash, bytes, text, data, checksum, sclass) VALUES ${Array(n).fill(one).join(", ")}`);
+}
+
+/**
+ * Inserts new tape rows (no `lsn`, no `idemDigest`: what an append writes)
+ * and their word index text, ROWS_PER_INSERT rows to a statement instead of
+ * two statements a row (issue 32), and returns their LSNs in order. The rows
+ * of one statement take consecutive LSNs: SQLite inserts a VALUES list row by
+ * row, each taking the next rowid, and no trigger inserts into the tape (the
+ * count of rows written is checked, so a statement that wrote fewer fails).
+ */
+export function insertRows(db: Database, rows: NewRow[]): number[] {
+  const storeId = storeIdOf(db);
+  const lsns: number[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const part = rows.slice(i, i + ROWS_PER_INSERT);
+    const args: (string | number | Uint8Array | null)[] = [];
+    for (const r of part) {
+      if (r.lsn !== undefined || r.idemDigest != null) throw new ZeroDbError("internal", "insertRows writes new rows only: no lsn, no idem digest");
+      args.push(
+        r.tenant,
+        r.kind,
+        r.ts,
+        r.subject,
+        r.idemKey,
+        r.opHash,
+        r.contentHash,
+        r.bytes,
+        r.text,
+        r.data,
+        r.checksum ?? rowChecksum(storeId, r),
+        rowClass(r),
+      );
+    }
+    const done = db.query(insertSql(part.length)).run(...args);
+    if (done.changes !== part.length) throw new ZeroDbError("internal", `an insert of ${part.length} tape rows wrote ${done.changes}`);
+    const first = Number(done.lastInsertRowid) - part.length + 1;
+    for (let j = 0; j < part.length; j++) lsns.push(first + j);
+  }
+  const indexed: { lsn: number; tenant: string; text: string; index?: string }[] = [];
+  for (const [i, r] of rows.entries())
+    if (r.text !== null) indexed.push({ lsn: lsns[i]!, tenant: r.tenant, text: r.text, ...(r.index !== undefined ? { index: r.index } : {}) });
+  indexRows(db, indexed);
+  return lsns;
 }
 
 /** Keys looked up per query by heldKeys. */

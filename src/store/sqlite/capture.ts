@@ -9,6 +9,7 @@ import { checkCaptureBatch } from "../../schema/capture.ts";
 import { type CaptureBatch, type CommitOutcome, type CursorRow, cursorOf, resumeIndex } from "../capture.ts";
 import type { CaptureCursors } from "../types.ts";
 import { heldKeys } from "./_tape.ts";
+import { storeIdOf } from "./identity.ts";
 import { append } from "./turns.ts";
 
 const COLUMNS = "source, session, path, offset, position, chunk, updated";
@@ -56,7 +57,10 @@ export function commitCapture(db: Database, tenant: string, batch: CaptureBatch)
       // The keys were checked just above, under the same write lock; a key twice in the batch (never, from
       // capture) is left to append's own check, which tells a repeat from a conflict.
       const keysChecked = new Set(fresh.map((e) => e.entry.idem_key)).size === fresh.length;
-      if (fresh.length > 0) append(db, tenant, { session: batch.session, entries: fresh.map((e) => e.entry) }, { keysChecked, prepared });
+      if (fresh.length > 0) {
+        const checksumsFor = prepared && batch.preparedFor !== undefined ? { checksumsFor: batch.preparedFor } : {};
+        append(db, tenant, { session: batch.session, entries: fresh.map((e) => e.entry) }, { keysChecked, prepared, ...checksumsFor });
+      }
       db.query(
         `INSERT INTO capture_cursors (tenant, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (tenant, source) DO UPDATE SET path = excluded.path, offset = excluded.offset,
@@ -70,6 +74,7 @@ export function commitCapture(db: Database, tenant: string, batch: CaptureBatch)
 /** The CaptureCursors of one tenant; `run` is the store's runner (closed check, error mapping). */
 export function sqliteCapture(db: Database, tenant: string, run: <T>(fn: () => T) => Promise<T>): CaptureCursors {
   return {
+    storeId: storeIdOf(db),
     cursor: (source) => run(() => getCursor(db, tenant, source)),
     cursors: () => run(() => listCursors(db, tenant)),
     commit: (batch) =>

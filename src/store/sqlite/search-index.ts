@@ -40,6 +40,25 @@ export function indexRow(db: Database, row: IndexedRow, index: string = indexTex
   db.query("INSERT INTO words (rowid, body, tenant) VALUES (?, ?, ?)").run(row.lsn, index, tenantToken(row.tenant));
 }
 
+/** Rows one INSERT of indexRows writes at most. */
+const INDEX_ROWS_PER_INSERT = 64;
+
+/**
+ * Adds rows' text to the word index, INDEX_ROWS_PER_INSERT rows to a
+ * statement; a row's `index` is its indexText(text) when the caller computed
+ * it already.
+ */
+export function indexRows(db: Database, rows: (IndexedRow & { index?: string })[]): void {
+  for (let i = 0; i < rows.length; i += INDEX_ROWS_PER_INSERT) {
+    const part = rows.slice(i, i + INDEX_ROWS_PER_INSERT);
+    const args: (string | number)[] = [];
+    for (const r of part) args.push(r.lsn, r.index ?? indexText(r.text), tenantToken(r.tenant));
+    db.query((indexSqls[part.length] ??= `INSERT INTO words (rowid, body, tenant) VALUES ${Array(part.length).fill("(?, ?, ?)").join(", ")}`)).run(...args);
+  }
+}
+
+const indexSqls: string[] = [];
+
 /** Removes a row from the word index: FTS5 needs the very tokens it indexed, so the index text is recomputed. */
 export function unindexRow(db: Database, row: IndexedRow): void {
   db.query("INSERT INTO words (words, rowid, body, tenant) VALUES ('delete', ?, ?, ?)").run(row.lsn, indexText(row.text), tenantToken(row.tenant));

@@ -4,69 +4,89 @@ import { PAGE_DEFAULT, READ_PAGE_MAX_BYTES } from "../../limits.ts";
 import type { AppendInput, ReadInput, SessionsInput } from "../../schema/ops.ts";
 import type { AppendResult, ReadResult, SessionsResult, Turn } from "../../schema/results.ts";
 import { turnClass } from "../../search/classify.ts";
-import { insertRow, isoTime, prefixRange, priorWrite, verifyRow } from "./_tape.ts";
+import { type NewRow, insertRow, insertRows, isoTime, prefixRange, priorWrite, verifyRow } from "./_tape.ts";
+import { storeIdOf } from "./identity.ts";
 import type { PreparedTurn } from "../capture.ts";
 import { boundOf } from "../as-of.ts";
-import { contentHash, opHash } from "../hashes.ts";
+import { contentHash, opHash, turnData } from "../hashes.ts";
 
 /**
  * Appends a batch in one BEGIN IMMEDIATE transaction: all entries or none.
  * `keysChecked`: the caller already found, in the transaction this one nests
  * in, that no entry's idempotency key is held (capture.ts), so they are not
- * looked up a second time. `prepared`: each entry's hashes and index text,
- * computed already by prepareTurns (capture sync's read-ahead worker).
+ * looked up a second time. `prepared`: each entry's hashes, data, index text
+ * and (for `checksumsFor`, this store's id) checksum, computed already by
+ * prepareTurns (capture sync's read-ahead worker). The new rows go in a few
+ * multi-row statements (insertRows); a batch that names one idempotency key
+ * twice is written row by row, so the second sees the first (I3).
  */
-export function append(db: Database, tenant: string, input: AppendInput, opts: { keysChecked?: boolean; prepared?: PreparedTurn[] } = {}): AppendResult {
+export function append(
+  db: Database,
+  tenant: string,
+  input: AppendInput,
+  opts: { keysChecked?: boolean; prepared?: PreparedTurn[]; checksumsFor?: string } = {},
+): AppendResult {
   // Hashing happens before the write lock is taken, to keep it short.
-  const prepared = input.entries.map((e, i) => {
+  const checksums = opts.checksumsFor !== undefined && opts.checksumsFor === storeIdOf(db);
+  const rows = input.entries.map((e, i): NewRow & { idem: string | undefined } => {
     const meta = e.meta as Record<string, unknown> | undefined;
     const done = opts.prepared?.[i];
+    // A prepared checksum covers the prepared data: the two are taken together or not at all.
+    const own = checksums && done?.checksum !== undefined;
     return {
-      ...e,
-      meta,
-      bytes: Buffer.byteLength(e.content, "utf8"),
-      contentHash: done?.contentHash ?? contentHash(e.content),
+      idem: e.idem_key,
+      tenant,
+      kind: "turn",
+      // Set under the write lock: times follow LSNs (as_of finds points by time).
+      ts: 0,
+      subject: input.session,
+      idemKey: e.idem_key ?? null,
       opHash: e.idem_key ? (done?.opHash ?? opHash.turn(input.session, e.role, e.content, meta)) : null,
-      index: done?.index,
-      data: JSON.stringify(meta ? { role: e.role, meta } : { role: e.role }),
+      contentHash: done?.contentHash ?? contentHash(e.content),
+      bytes: done?.bytes ?? Buffer.byteLength(e.content, "utf8"),
+      text: e.content,
+      data: own ? done!.data : turnData(e.role, meta),
       sclass: turnClass(e.role, meta),
+      ...(done?.index !== undefined ? { index: done.index } : {}),
+      ...(own ? { checksum: done!.checksum! } : {}),
     };
   });
+  const keys = rows.flatMap((r) => (r.idem ? [r.idem] : []));
+  const byRow = !opts.keysChecked && new Set(keys).size !== keys.length;
   return db
     .transaction((): AppendResult => {
       const out: AppendResult["entries"] = [];
+      const fresh: NewRow[] = [];
+      const at: number[] = [];
       const ts = Date.now();
-      let added = 0;
-      let bytes = 0;
-      let first = 0;
-      let last = 0;
-      for (const [i, e] of prepared.entries()) {
-        if (e.idem_key && !opts.keysChecked) {
-          const prior = priorWrite(db, { tenant, idemKey: e.idem_key, opHash: e.opHash!, field: `entries.${i}.idem_key` });
+      for (const [i, r] of rows.entries()) {
+        r.ts = ts;
+        if (r.idem && !opts.keysChecked) {
+          const prior = priorWrite(db, { tenant, idemKey: r.idem, opHash: r.opHash!, field: `entries.${i}.idem_key` });
           if (prior !== undefined) {
             out.push({ lsn: prior, duplicate: true });
             continue;
           }
         }
-        const lsn = insertRow(db, {
-          tenant,
-          kind: "turn",
-          ts,
-          subject: input.session,
-          idemKey: e.idem_key ?? null,
-          opHash: e.opHash,
-          contentHash: e.contentHash,
-          bytes: e.bytes,
-          text: e.content,
-          data: e.data,
-          sclass: e.sclass,
-          ...(e.index !== undefined ? { index: e.index } : {}),
-        });
-        out.push({ lsn, duplicate: false });
-        if (first === 0) first = lsn;
-        last = lsn;
+        const { idem: _idem, ...row } = r;
+        if (byRow) out.push({ lsn: insertRow(db, row), duplicate: false });
+        else {
+          at.push(out.length);
+          out.push({ lsn: 0, duplicate: false });
+          fresh.push(row);
+        }
+      }
+      if (!byRow) for (const [k, lsn] of insertRows(db, fresh).entries()) out[at[k]!]!.lsn = lsn;
+      let added = 0;
+      let bytes = 0;
+      let first = 0;
+      let last = 0;
+      for (const [i, e] of out.entries()) {
+        if (e.duplicate) continue;
+        if (first === 0) first = e.lsn;
+        last = e.lsn;
         added++;
-        bytes += e.bytes;
+        bytes += rows[i]!.bytes;
       }
       if (added > 0) {
         db.query(

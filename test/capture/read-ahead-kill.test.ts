@@ -1,0 +1,67 @@
+/**
+ * Capture runs reading ahead in the worker (hashes, index text and row
+ * checksums computed there, rows written several to a statement), killed
+ * with SIGKILL at random points: after a last run, every line of the
+ * transcript is stored exactly once, in order, and every row passes its
+ * checksum (DESIGN.md 7.2, I2).
+ */
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { openStore } from "../../src/store/index.ts";
+import { tempDir } from "../helpers.ts";
+import { seeded } from "../seed.ts";
+import { claudeLayout, expectedKeys, keysOf, writeTranscript } from "./_fixtures.ts";
+
+const SID = "7a1d0c3e-0000-4000-8000-0000000000b7";
+const RUN = new URL("./_ahead-run.ts", import.meta.url).pathname;
+
+describe("read-ahead runs killed mid-run", () => {
+  test(
+    "15 runs killed with SIGKILL at random points, then one to the end: every line once, in order",
+    seeded(async (random) => {
+      using dir = tempDir();
+      const L = claudeLayout(dir.path);
+      const total = 12_000;
+      writeTranscript(L.transcript(SID), SID, L.cwd, total, "ahead");
+      const dataDir = join(dir.path, "data");
+      const run = () => Bun.spawn([process.execPath, RUN, L.transcript(SID), SID, dataDir], { stdout: "pipe", stderr: "pipe" });
+      // The store is made first, so no kill lands in its creation.
+      (await openStore({ dataDir })).close();
+      let killed = 0;
+      for (let i = 0; i < 60 && killed < 15; i++) {
+        const proc = run();
+        // The random delay is the kill point (start-up included), not a wait for a condition.
+        await Bun.sleep(Math.floor(random() * 600));
+        proc.kill("SIGKILL");
+        await proc.exited;
+        if (proc.signalCode === "SIGKILL") killed++;
+      }
+      expect(killed).toBe(15);
+      const last = run();
+      const [code, out] = await Promise.all([last.exited, new Response(last.stdout).text()]);
+      expect(code).toBe(0);
+      const result = JSON.parse(out) as { appended: number; skipped: number; failed: boolean; warnings: string[] };
+      expect(result).toMatchObject({ failed: false, warnings: [] });
+      // The killed runs stored part of it, and left the rest to the last one.
+      expect(result.appended).toBeGreaterThan(0);
+      expect(result.appended).toBeLessThan(total);
+      const store = await openStore({ dataDir });
+      try {
+        const m = store.memory("local");
+        const turns = [];
+        for (let after = 0; ; ) {
+          const page = await m.read({ session: "app-00000000/kill", after, limit: 1000 });
+          turns.push(...page.turns);
+          if (page.next === null) break;
+          after = page.next;
+        }
+        expect(keysOf(turns)).toEqual({ keys: expectedKeys(SID, total), duplicates: [] });
+        expect(turns.map((t) => t.content)).toEqual(Array.from({ length: total }, (_, i) => `ahead ${i} ${i % 2 === 0 ? "question" : "answer"}`));
+        expect(await store.check({ full: true })).toMatchObject({ ok: true });
+      } finally {
+        store.close();
+      }
+    }),
+    180_000,
+  );
+});
