@@ -48,8 +48,9 @@ export async function runCli(raw: string[]): Promise<number> {
       return 0;
     }
     checkFlags(rest, argsDef);
-    if (path[0] === "hook") {
-      // A capture hook skips citty (and node:util, which it loads): about 2 ms of a run that must be short (flags.ts).
+    if (path[0] === "hook" || path[0] === "mcp") {
+      // A capture hook and the MCP server, which every harness starts afresh, skip citty (and node:util, which
+      // it loads): about 2 ms of a start that must be short (flags.ts).
       // parseFlags gives what citty's ParsedArgs holds, by the same declared names (test/cli/flags.test.ts).
       const args = parseFlags(rest, argsDef) as Parameters<NonNullable<typeof cmd.run>>[0]["args"];
       await cmd.run?.({ rawArgs: rest, args, cmd, data: undefined });
