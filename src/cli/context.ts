@@ -5,7 +5,7 @@
  */
 import { sep } from "node:path";
 import { type Config, ensureHome, homePaths, resolveConfig } from "../config.ts";
-import { checkTenant } from "../schema/common.ts";
+import { checkTenant } from "../schema/tenant.ts";
 import { type Memory, type Store, dataDirPaths, openStore } from "../store/index.ts";
 import { guardPrivatePaths } from "../util/private-path.ts";
 import type { SharedFlags } from "./args.ts";
