@@ -12,6 +12,7 @@ import { reportError, writeOut } from "./output.ts";
 import { UsageError } from "./parse.ts";
 import { setVerbosity } from "./verbosity.ts";
 import { COMMANDS } from "./commands.ts";
+import { settleJitPolicy } from "./jit.ts";
 import { didYouMean } from "./suggest.ts";
 import { HIDDEN, type CommandTree, type Loader } from "./tree.ts";
 import { commandUsage, groupUsage } from "./usage.ts";
@@ -30,6 +31,7 @@ export async function runCli(raw: string[]): Promise<number> {
   setVerbosity(argv);
   try {
     const { path, leaf, rest } = locate(argv);
+    settleJitPolicy(path[0]);
     const help = rest.includes("--help") || rest.includes("-h");
     if (!leaf) {
       const tree = path.length === 0 ? COMMANDS : lookup(path);

@@ -9,6 +9,7 @@ import { zcommand } from "../command.ts";
 import { spillRootPath } from "../../spill/file.ts";
 import { guardPrivatePaths } from "../../util/private-path.ts";
 import { lazyMemory } from "../context.ts";
+import { normalJit } from "../jit.ts";
 import { ui } from "../log.ts";
 
 /** `zerodb mcp`. */
@@ -36,6 +37,8 @@ export default zcommand({
         // Tool failures and transport faults, on stderr: stdout is the protocol's.
         log: (line) => ui.warn(line),
       });
+      // Start-up is over once the client is initialized: tool calls get the normal JIT policy (jit.ts).
+      server.oninitialized = () => normalJit();
       await serveStdio(server, (line) => ui.warn(line));
     } finally {
       lazy.close();
