@@ -11,7 +11,7 @@ import { parseFlags } from "./flags.ts";
 import { reportError, writeOut } from "./output.ts";
 import { UsageError } from "./parse.ts";
 import { setVerbosity } from "./verbosity.ts";
-import { COMMANDS } from "./commands.ts";
+import { COMMANDS } from "./command-table.ts";
 import { settleJitPolicy } from "./jit.ts";
 import { didYouMean } from "./suggest.ts";
 import { HIDDEN, type CommandTree, type Loader } from "./tree.ts";
