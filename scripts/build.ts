@@ -26,9 +26,15 @@ export async function compile(opts: { target?: string; outfile: string; commit: 
   const target = opts.target ? [`--target=${opts.target}`] : [];
   // --bytecode needs CommonJS output (no top-level await in the entry); it cuts start-up (DESIGN.md section 10).
   const bytecode = opts.bytecode === false ? [] : ["--bytecode", "--format=cjs"];
+  // A compiled Bun binary reads .env and bunfig.toml from its working directory by default: a project's .env
+  // could then move the home (ZERODB_HOME) of the hook and the MCP server that run there. zerodb reads neither.
+  const noAutoload = ["--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig"];
+  // Tier-up thresholds ×8 at start: run-once start-up code stays in the interpreter; commands that run long
+  // return to the normal policy (src/cli/jit.ts). Measured in docs/decisions/performance.md (2026-12-02).
+  const jit = ["--compile-jit-policy=8"];
   const outfile = resolve(opts.outfile);
   // process.execPath: the Bun running this script compiles, so every target gets the same runtime version.
-  await $`${process.execPath} build src/main.ts src/capture/read-worker.ts --compile ${bytecode} --minify-syntax --minify-whitespace ${target} --define ZERODB_BUILD_COMMIT=${JSON.stringify(opts.commit)} --outfile ${outfile}`
+  await $`${process.execPath} build src/main.ts src/capture/read-worker.ts --compile ${bytecode} ${noAutoload} ${jit} --minify-syntax --minify-whitespace ${target} --define ZERODB_BUILD_COMMIT=${JSON.stringify(opts.commit)} --outfile ${outfile}`
     .cwd(ROOT)
     .quiet();
   return statSync(outfile).size;

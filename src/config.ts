@@ -9,7 +9,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { ZeroDbError } from "./errors.ts";
 import { MAX_INLINE_BYTES_DEFAULT, OBJECT_MAX_BYTES_DEFAULT } from "./limits.ts";
-import { Tenant } from "./schema/common.ts";
+import { Tenant } from "./schema/tenant.ts";
 import { parseInput } from "./schema/parse.ts";
 import { type PrivatePath, guardPrivatePaths } from "./util/private-path.ts";
 

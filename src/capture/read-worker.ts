@@ -12,6 +12,9 @@ import type { Source } from "./sources.ts";
 
 declare const self: Worker;
 
+// A worker reads for a backfill (capture sync): the normal JIT policy, not the binary's start-up one (src/cli/jit.ts).
+Bun.unsafe.setJITPolicy?.(1);
+
 /** The files of the last sources read (two: the one being read, and the next one read ahead). */
 const files = new Map<string, SourceFile>();
 const KEEP = 2;

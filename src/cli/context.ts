@@ -5,7 +5,7 @@
  */
 import { sep } from "node:path";
 import { type Config, ensureHome, homePaths, resolveConfig } from "../config.ts";
-import { checkTenant } from "../schema/common.ts";
+import { checkTenant } from "../schema/tenant.ts";
 import { type Memory, type Store, dataDirPaths, openStore } from "../store/index.ts";
 import { guardPrivatePaths } from "../util/private-path.ts";
 import type { SharedFlags } from "./args.ts";
@@ -30,12 +30,20 @@ export function configFrom(flags: SharedFlags): Config {
   return database === undefined ? config : { ...config, url: undefined };
 }
 
+/**
+ * Refuses a home or data dir another user owns or can write to, before
+ * either is created, so a refused store leaves nothing behind (issue 14,
+ * item 3). Whether the data dir is in the home is returned.
+ */
+function guardStorePaths(config: Config): boolean {
+  const inHome = config.dataDir === config.home || config.dataDir.startsWith(config.home + sep);
+  guardPrivatePaths([...(inHome ? homePaths(config.home) : []), ...dataDirPaths(config.dataDir)]);
+  return inHome;
+}
+
 /** Opens the local store of a configuration (creating the home when the data dir is in it). */
 export async function openLocalStore(config: Config): Promise<Store> {
-  const inHome = config.dataDir === config.home || config.dataDir.startsWith(config.home + sep);
-  // Home and data dir are checked before either is created, so a refused store leaves nothing behind (issue 14, item 3).
-  guardPrivatePaths([...(inHome ? homePaths(config.home) : []), ...dataDirPaths(config.dataDir)]);
-  if (inHome) ensureHome(config);
+  if (guardStorePaths(config)) ensureHome(config);
   const { countProgress } = await import("./progress.ts");
   // A migration that rebuilds the search index of a large store shows how far it is (DESIGN.md 11).
   return openStore({
@@ -47,15 +55,17 @@ export async function openLocalStore(config: Config): Promise<Store> {
   });
 }
 
+/** Remote mode: the same operations over HTTP, loaded only when asked for. */
+async function remoteMemory(config: Config & { url: string }): Promise<Memory> {
+  const [{ connectHttpMemory }, { resolveToken }] = await Promise.all([import("../client/http.ts"), import("../client/token.ts")]);
+  ui.debug(`zerodb: server ${config.url}, tenant ${config.tenant ?? "(the token's)"}`);
+  return connectHttpMemory({ url: config.url, token: resolveToken(config), tenant: config.tenant });
+}
+
 /** Runs `fn` with the memory the flags select, closing it afterwards. */
 export async function withMemory<T>(flags: SharedFlags, fn: (memory: Memory, config: Config) => Promise<T>): Promise<T> {
   const config = configFrom(flags);
-  if (config.url) {
-    // Remote mode: the same operations over HTTP, loaded only when asked for.
-    const [{ connectHttpMemory }, { resolveToken }] = await Promise.all([import("../client/http.ts"), import("../client/token.ts")]);
-    ui.debug(`zerodb: server ${config.url}, tenant ${config.tenant ?? "(the token's)"}`);
-    return fn(await connectHttpMemory({ url: config.url, token: resolveToken(config), tenant: config.tenant }), config);
-  }
+  if (config.url) return fn(await remoteMemory({ ...config, url: config.url }), config);
   // The tenant is checked before the store is opened or created: bad input never touches disk (I6).
   const tenant = checkTenant(config.tenant ?? "local");
   ui.debug(`zerodb: store ${config.dataDir}, tenant ${tenant}`);
@@ -65,6 +75,42 @@ export async function withMemory<T>(flags: SharedFlags, fn: (memory: Memory, con
   } finally {
     store.close();
   }
+}
+
+/** The memory the flags select, opened on the first call of `memory`; `close` closes it if it was opened. */
+export interface LazyMemory {
+  config: Config;
+  memory(): Promise<Memory>;
+  close(): void;
+}
+
+/**
+ * The memory the flags select, not yet opened: `zerodb mcp` answers
+ * `initialize` before its first tool call opens the store (DESIGN.md
+ * section 10). The flags and the tenant are checked now, so bad input is
+ * refused at once and never touches disk (I6), and so are the home and
+ * data dir: a path another user could plant is refused before any door
+ * speaks (issue 14, item 3). Opening itself (SQLite, migrations) waits.
+ */
+export function lazyMemory(flags: SharedFlags): LazyMemory {
+  const config = configFrom(flags);
+  const url = config.url;
+  const tenant = url ? undefined : checkTenant(config.tenant ?? "local");
+  if (!url) guardStorePaths(config);
+  let store: Store | undefined;
+  let remote: Memory | undefined;
+  return {
+    config,
+    async memory() {
+      if (url) return (remote ??= await remoteMemory({ ...config, url }));
+      if (!store) {
+        ui.debug(`zerodb: store ${config.dataDir}, tenant ${tenant}`);
+        store = await openLocalStore(config);
+      }
+      return store.memory(tenant!);
+    },
+    close: () => store?.close(),
+  };
 }
 
 /** Runs `fn` with the local store itself (export, import, doctor). */

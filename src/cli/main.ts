@@ -11,7 +11,8 @@ import { parseFlags } from "./flags.ts";
 import { reportError, writeOut } from "./output.ts";
 import { UsageError } from "./parse.ts";
 import { setVerbosity } from "./verbosity.ts";
-import { COMMANDS } from "./commands.ts";
+import { COMMANDS } from "./command-table.ts";
+import { settleJitPolicy } from "./jit.ts";
 import { didYouMean } from "./suggest.ts";
 import { HIDDEN, type CommandTree, type Loader } from "./tree.ts";
 import { commandUsage, groupUsage } from "./usage.ts";
@@ -30,6 +31,7 @@ export async function runCli(raw: string[]): Promise<number> {
   setVerbosity(argv);
   try {
     const { path, leaf, rest } = locate(argv);
+    settleJitPolicy(path[0]);
     const help = rest.includes("--help") || rest.includes("-h");
     if (!leaf) {
       const tree = path.length === 0 ? COMMANDS : lookup(path);
@@ -48,8 +50,9 @@ export async function runCli(raw: string[]): Promise<number> {
       return 0;
     }
     checkFlags(rest, argsDef);
-    if (path[0] === "hook") {
-      // A capture hook skips citty (and node:util, which it loads): about 2 ms of a run that must be short (flags.ts).
+    if (path[0] === "hook" || path[0] === "mcp") {
+      // A capture hook and the MCP server, which every harness starts afresh, skip citty (and node:util, which
+      // it loads): about 2 ms of a start that must be short (flags.ts).
       // parseFlags gives what citty's ParsedArgs holds, by the same declared names (test/cli/flags.test.ts).
       const args = parseFlags(rest, argsDef) as Parameters<NonNullable<typeof cmd.run>>[0]["args"];
       await cmd.run?.({ rawArgs: rest, args, cmd, data: undefined });

@@ -1,5 +1,5 @@
 /**
- * The shape of the command table (`commands.ts`), apart from the table: help
+ * The shape of the command table (`command-table.ts`), apart from the table: help
  * and completion walk a tree of this shape, and the table's own completion
  * command is handed the table, so neither imports the table upward.
  */

@@ -3,26 +3,30 @@
  * binds to no I/O: stdio.ts connects it to stdin/stdout, tests to an
  * in-memory transport. The low-level SDK server is used so that arguments
  * are validated by zerodb's own parseInput, whose errors name the field.
+ *
+ * Start-up is a feature (DESIGN.md section 10): `initialize` is answered
+ * before the tool table is loaded or the memory opened; both happen on the
+ * first tools/list or tools/call, and a memory that cannot be opened is
+ * that call's tool error, typed as every door's.
  */
-import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { type CallToolRequest, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import { z } from "zod";
-import { projectSession } from "../project.ts";
 import { parseInput } from "../schema/parse.ts";
 import type { SpillFs } from "../spill/file.ts";
-import { createSpiller } from "../spill/spill.ts";
+import type { Spiller } from "../spill/spill.ts";
 import type { Memory } from "../store/types.ts";
 import { VERSION } from "../version.ts";
-import { readHint } from "./reader.ts";
 import { toolFailure, toolSuccess } from "./result.ts";
 import { inputJsonSchema } from "./schema.ts";
 import type { ToolContext, ToolDef } from "./tool.ts";
-import { TOOLS } from "./tools.ts";
 
 /** How a server is set up. */
 export interface McpServerOptions {
-  memory: Memory;
+  /** The tenant's memory, or how to open it: called on the first tool call, and again on the next after a failure. */
+  memory: Memory | (() => Promise<Memory>);
   /** The working directory: its project session is remember's and recall's default (7.2). */
   cwd: string;
   /** Directories besides `cwd` object tools may use (config `object_roots`). */
@@ -31,7 +35,7 @@ export interface McpServerOptions {
   spill: { root: string; maxInlineBytes: number; random?: () => string; fs?: SpillFs };
   /** Identifies this connection in the spill owner; random by default. */
   connectionId?: string;
-  /** The tools served (default: all of tools.ts). */
+  /** The tools served (default: all of tools.ts, loaded on the first tools/list or tools/call). */
   tools?: readonly ToolDef[];
   /** Where warnings go (stderr in `zerodb mcp`; never stdout, which is the protocol's). */
   log?: (line: string) => void;
@@ -49,34 +53,76 @@ const INSTRUCTIONS =
   "Use recall and search to find what earlier sessions recorded before asking the user again; use remember to keep decisions, " +
   "preferences and findings worth having next time, and fact_set for named values that should stay current.";
 
+/**
+ * The SDK's schema validator, built on first use: the server uses it only to
+ * check an elicitation's answer, which zerodb never asks for, and building
+ * Ajv with its formats is a few milliseconds of every start.
+ */
+function lazyValidator(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+}
+
+/** What a tool call runs with, ready once the memory is open. */
+interface Ready {
+  ctx: ToolContext;
+  spiller: Spiller;
+  readHint: (clientName: string | undefined) => string;
+}
+
 /** Creates the MCP server of one connection. */
 export function createMcpServer(opts: McpServerOptions): Server {
-  const tools = opts.tools ?? TOOLS;
-  const byName = new Map(tools.map((t) => [t.name, t]));
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const ctx: ToolContext = {
-    memory: opts.memory,
-    cwd: opts.cwd,
-    projectSession: projectSession(opts.cwd),
-    objectRoots: opts.objectRoots ?? [],
-  };
-  // The owner is the tenant and this connection; the spiller hashes it before it touches a path.
-  const spiller = createSpiller({
-    root: opts.spill.root,
-    owner: JSON.stringify([opts.memory.tenant, opts.connectionId ?? randomUUID()]),
-    maxInlineBytes: opts.spill.maxInlineBytes,
-    random: opts.spill.random,
-    fs: opts.spill.fs,
-    warn: (w) => log(`zerodb mcp: warning: ${w}`),
-  });
 
-  const server = new Server({ name: "zerodb", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  let tools: Promise<{ list: readonly ToolDef[]; byName: Map<string, ToolDef> }> | undefined;
+  const toolTable = () =>
+    (tools ??= (opts.tools ? Promise.resolve(opts.tools) : import("./tools.ts").then((m) => m.TOOLS)).then((list) => ({
+      list,
+      byName: new Map(list.map((t) => [t.name, t])),
+    })));
+
+  let ready: Promise<Ready> | undefined;
+  const open = async (): Promise<Ready> => {
+    // What only a tool call needs is loaded by the first one (the project session's name loads the redaction rules).
+    const [{ projectSession }, { createSpiller }, { readHint }, { randomUUID }] = await Promise.all([
+      import("../project.ts"),
+      import("../spill/spill.ts"),
+      import("./reader.ts"),
+      import("node:crypto"),
+    ]);
+    const memory = typeof opts.memory === "function" ? await opts.memory() : opts.memory;
+    const ctx: ToolContext = { memory, cwd: opts.cwd, projectSession: projectSession(opts.cwd), objectRoots: opts.objectRoots ?? [] };
+    // The owner is the tenant and this connection; the spiller hashes it before it touches a path.
+    const spiller = createSpiller({
+      root: opts.spill.root,
+      owner: JSON.stringify([memory.tenant, opts.connectionId ?? randomUUID()]),
+      maxInlineBytes: opts.spill.maxInlineBytes,
+      random: opts.spill.random,
+      fs: opts.spill.fs,
+      warn: (w) => log(`zerodb mcp: warning: ${w}`),
+    });
+    return { ctx, spiller, readHint };
+  };
+  const opened = (): Promise<Ready> => {
+    // A failed open is not kept: the next call tries again (a store another process had locked may open then).
+    ready ??= open().catch((err) => {
+      ready = undefined;
+      throw err;
+    });
+    return ready;
+  };
+
+  const server = new Server(
+    { name: "zerodb", version: VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator() },
+  );
 
   let listed: Tool[] | undefined;
-  server.setRequestHandler(ListToolsRequestSchema, () => {
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
     // Built on first use: converting schemas costs start-up time a client that never lists should not pay.
     // No outputSchema: a spilled result carries no structuredContent, which a declared schema would forbid.
-    listed ??= tools.map((t) => ({
+    const { list } = await toolTable();
+    listed ??= list.map((t) => ({
       name: t.name,
       title: t.title,
       description: t.description,
@@ -90,11 +136,12 @@ export function createMcpServer(opts: McpServerOptions): Server {
     // Checked against CallToolRequestSchema by the SDK's server before this runs.
     const request = raw as unknown as CallToolRequest;
     const { name } = request.params;
-    const tool = byName.get(name);
+    const tool = (await toolTable()).byName.get(name);
     // An unknown tool is a protocol error (MCP 2025-11-25, tools: error handling); bad arguments are tool errors.
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name.slice(0, 64)}`);
     try {
       const args = parseInput(tool.input, request.params.arguments ?? {});
+      const { ctx, spiller, readHint } = await opened();
       const out = await tool.run(args, ctx);
       const hint = readHint(server.getClientVersion()?.name);
       return toolSuccess(name, out, { spiller, maxInlineBytes: opts.spill.maxInlineBytes, hint });

@@ -31,7 +31,7 @@ describe("judge", () => {
 
   test("every target of issues 8, 13, 18, 28, 29 and 32 is in the table once, and each names a figure some section makes", async () => {
     expect(TARGETS.map((t) => t.what)).toHaveLength(new Set(TARGETS.map((t) => t.what)).size);
-    expect(TARGETS).toHaveLength(34);
+    expect(TARGETS).toHaveLength(38);
     // Issue 32: a 6-word question at 1M turns under 20 ms and within 3× of FTS5's own BM25 of the same words.
     expect(TARGETS.some((t) => t.figure[0] === "search: 6-word question @1,000,000 p95" && t.on === "value" && t.limit === 20)).toBe(true);
     expect(TARGETS.some((t) => t.figure[0] === "search: 6-word question @1,000,000 p95" && t.on === "ratio" && t.op === "<=" && t.limit === 3)).toBe(true);
@@ -48,6 +48,19 @@ describe("judge", () => {
       ["Codex", "Codex (.jsonl.zst)", "Gemini CLI", "opencode", "Claude Code"].map((f) => `harnesses: ${f} backfill (capture sync)`),
     );
     expect(backfills.every((t) => t.on === "ratio" && t.op === ">=" && t.limit === 0.75)).toBe(true);
+    // Issue 32: cold start ≥ 8× faster than the reference, peak memory ≤ 0.4× of it, each harness's hook ≤ 6× bun -e 0.
+    const limit = (figure: string) => TARGETS.filter((t) => t.figure[0] === figure).map((t) => [t.on, t.op, t.limit]);
+    expect(limit("peers: cold start to initialized: zerodb mcp")).toEqual([["ratio", "<=", 1 / 8]]);
+    expect(limit("peers: peak RSS @10,000: zerodb mcp")).toEqual([["ratio", "<=", 0.4]]);
+    const hooks = TARGETS.filter((t) => t.what.includes("hook p95, 64-entry run, vs bun -e 0"));
+    expect(hooks.map((t) => [t.figure[0], t.on, t.op, t.limit])).toEqual(
+      [
+        "hook: 64-entry catch-up: spawn to exit p95",
+        "harnesses: Codex hook, 64-entry run: spawn to exit p95",
+        "harnesses: Gemini CLI hook, 64-entry run: spawn to exit p95",
+        "harnesses: opencode hook, 64-entry run: spawn to exit p95",
+      ].map((f) => [f, "ratio", "<=", 6]),
+    );
     // Issue 29: redaction's false positives on ordinary text, judged on the value (none).
     expect(TARGETS.some((t) => t.figure[0] === "redact: false positives on ordinary text" && t.op === "<=" && t.limit === 0)).toBe(true);
     // Issue 28: the real set's figures, each style alone and among 50,000, and the floor.

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import type { ArgsDef, CommandDef } from "citty";
 import { checkFlags } from "../../src/cli/check-flags.ts";
-import { COMMANDS } from "../../src/cli/commands.ts";
+import { COMMANDS } from "../../src/cli/command-table.ts";
 import type { CommandTree, Loader } from "../../src/cli/tree.ts";
 import { runJson, runZ, tempDir } from "../helpers.ts";
 

@@ -16,6 +16,7 @@ import { type SpillFs, realFs } from "../../src/spill/file.ts";
 import { DEFAULT_HINT, type SpillRecord } from "../../src/spill/spill.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import type { Memory } from "../../src/store/types.ts";
+import { ZeroDbError } from "../../src/errors.ts";
 import { tempDir } from "../helpers.ts";
 
 /** A connected in-process client and server over a fresh store; disposing closes all. */
@@ -143,6 +144,51 @@ describe("createMcpServer", () => {
     expect(text(r)).toBe("internal: internal error");
     expect(r.structuredContent).toEqual({ error: { code: "internal", message: "internal error" } });
     expect(c.logs).toEqual(["zerodb mcp: internal error in tool stats: disk on fire at /secret/path"]);
+  });
+});
+
+describe("createMcpServer with a memory opened on first use", () => {
+  test("initialize and tools/list do not open it; the first tool call does, once", async () => {
+    using tmp = tempDir();
+    const store = openSqliteStore(join(tmp.path, "data"));
+    let opens = 0;
+    await using c = await connect(tmp.path, {
+      memory: async () => {
+        opens++;
+        return store.memory("local");
+      },
+    });
+    expect((await c.client.listTools()).tools.map((t) => t.name)).toContain("remember");
+    expect(opens).toBe(0);
+    await c.call("remember", { content: "opened lazily" });
+    expect(text(await c.call("recall"))).toContain("opened lazily");
+    expect(opens).toBe(1);
+    store.close();
+  });
+
+  test("a memory that cannot be opened is each call's typed tool error, and a later call opens it again", async () => {
+    using tmp = tempDir();
+    const store = openSqliteStore(join(tmp.path, "data"));
+    let fail = true;
+    await using c = await connect(tmp.path, {
+      memory: async () => {
+        if (fail) throw new ZeroDbError("unavailable", "cannot create the data dir /nowhere/data");
+        return store.memory("local");
+      },
+    });
+    for (let i = 0; i < 2; i++) {
+      const r = await c.call("stats");
+      expect(r.isError).toBe(true);
+      expect(text(r)).toBe("unavailable: cannot create the data dir /nowhere/data");
+      expect(r.structuredContent).toEqual({ error: { code: "unavailable", message: "cannot create the data dir /nowhere/data" } });
+    }
+    // Bad arguments are still named before any open is tried.
+    expect(text(await c.call("remember", { content: 7 }))).toStartWith("invalid_input: content:");
+    fail = false;
+    const ok = await c.call("stats");
+    expect(ok.isError).toBeFalsy();
+    expect(ok.structuredContent).toMatchObject({ turns: { count: 0 } });
+    store.close();
   });
 });
 

@@ -49,6 +49,27 @@ describe("lazy loading per command", () => {
     expect(mcp.filter((p) => p === "hono" || p.startsWith("src/http/"))).toEqual([]);
   });
 
+  test("`zerodb mcp` answers initialize without the store, the tool table, the redaction rules or citty", async () => {
+    const init = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } })}\n`;
+    const mcp = await loads(["mcp"], init);
+    expect(mcp).toContain("src/mcp/server.ts");
+    // The data dir's file names (sqlite/paths.ts) are loaded: its paths are checked at start (issue 14, item 3).
+    const engine = ["src/store/sqlite/store.ts", "src/store/sqlite/open.ts", "src/store/sqlite/migrate.ts"];
+    const early = mcp.filter((p) => p === "citty" || engine.includes(p) || p.startsWith("src/mcp/tools") || p.startsWith("src/redact"));
+    expect(early).toEqual([]);
+  });
+
+  test("`zerodb mcp` loads the store and the tool table on the first tool call", async () => {
+    const lines = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "stats", arguments: {} } },
+    ];
+    const mcp = await loads(["mcp"], lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+    expect(mcp).toContain("src/store/sqlite/store.ts");
+    expect(mcp).toContain("src/mcp/tools.ts");
+  });
+
   test("`zerodb hook claude-code` evaluates neither the MCP SDK nor the HTTP server", async () => {
     const event = JSON.stringify({ session_id: "s1", transcript_path: `${home.path}/none.jsonl`, cwd: home.path, hook_event_name: "Stop" });
     const hook = await loads(["hook", "claude-code"], event);

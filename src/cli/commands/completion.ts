@@ -6,7 +6,7 @@ const SHELLS = ["bash", "zsh", "fish"] as const;
 
 /**
  * `zerodb completion bash|zsh|fish`: prints the shell's completion script for
- * `tree`, the command table (`commands.ts`), which hands itself in: importing
+ * `tree`, the command table (`command-table.ts`), which hands itself in: importing
  * it here would close a circle, since the table imports every command.
  */
 export default function completion(tree: CommandTree) {
