@@ -36,9 +36,10 @@ describe("zerodb sync", () => {
     for (const c of ["flux capacitor needs 1.21 gigawatts", "second thought from A"]) expect((await a.run(["append", "--session", "proj/x", c])).code).toBe(0);
     expect((await b.run(["append", "--session", "proj/y", "zebra crossing on the desktop"])).code).toBe(0);
 
-    expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 2, pulled: 0, tenant: "team" });
-    expect(await b.sync(server.url, tok)).toMatchObject({ pushed: 1, pulled: 2 });
-    expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 0, pulled: 1 });
+    // What a machine just pushed is not pulled back: its pulled cursor passes its own records (server LSNs 1, 2, then 3).
+    expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 2, pulled: 0, tenant: "team", pulled_through: 2 });
+    expect(await b.sync(server.url, tok)).toMatchObject({ pushed: 1, pulled: 2, pulled_through: 3 });
+    expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 0, pulled: 1, pulled_through: 3 });
     // Nothing new anywhere: nothing moves.
     expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 0, pulled: 0 });
     expect(await b.sync(server.url, tok)).toMatchObject({ pushed: 0, pulled: 0 });
