@@ -35,7 +35,12 @@ export interface McpServerOptions {
   tools?: readonly ToolDef[];
   /** Where warnings go (stderr in `zerodb mcp`; never stdout, which is the protocol's). */
   log?: (line: string) => void;
+  /** Called after a tool that writes to the memory succeeded (the background sync, DESIGN.md 16); it must not block. */
+  afterWrite?: () => void;
 }
+
+/** The tools that write records to the memory (object_get writes a file, not a record). */
+const WRITES = new Set(["remember", "fact_set", "forget", "object_put", "link_add"]);
 
 /**
  * The SDK parses a request with the handler's schema before the server's own
@@ -96,6 +101,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
     try {
       const args = parseInput(tool.input, request.params.arguments ?? {});
       const out = await tool.run(args, ctx);
+      if (WRITES.has(name)) opts.afterWrite?.();
       const hint = readHint(server.getClientVersion()?.name);
       return toolSuccess(name, out, { spiller, maxInlineBytes: opts.spill.maxInlineBytes, hint });
     } catch (err) {

@@ -8,6 +8,14 @@ import { spillRootPath } from "../../spill/file.ts";
 import { guardPrivatePaths } from "../../util/private-path.ts";
 import { configFrom, withMemory } from "../context.ts";
 import { ui } from "../log.ts";
+import type { SharedFlags } from "../args.ts";
+import type { Config } from "../../config.ts";
+
+/** The background syncer of this server's writes, loaded only when sync is configured. */
+async function backgroundSyncer(args: SharedFlags, config: Config) {
+  const [{ backgroundSyncer }, { syncDetached }] = await Promise.all([import("../../sync/background.ts"), import("../sync-detached.ts")]);
+  return backgroundSyncer(config, () => syncDetached(args));
+}
 
 /** `zerodb mcp`. */
 export default zcommand({
@@ -17,6 +25,8 @@ export default zcommand({
     guardPrivatePaths([spillRootPath(configFrom(args).spillRoot)]);
     await withMemory(args, async (memory, config) => {
       const [{ createMcpServer }, { serveStdio }] = await Promise.all([import("../../mcp/server.ts"), import("../../mcp/stdio.ts")]);
+      // With sync configured, what the tools write goes to the team server in the background (src/sync/background.ts).
+      const syncer = config.url === undefined && config.file.sync !== undefined ? await backgroundSyncer(args, config) : undefined;
       const server = createMcpServer({
         memory,
         cwd: process.cwd(),
@@ -24,8 +34,13 @@ export default zcommand({
         spill: { root: config.spillRoot, maxInlineBytes: config.maxInlineBytes },
         // Tool failures and transport faults, on stderr: stdout is the protocol's.
         log: (line) => ui.warn(line),
+        ...(syncer ? { afterWrite: syncer.wrote } : {}),
       });
-      await serveStdio(server, (line) => ui.warn(line));
+      try {
+        await serveStdio(server, (line) => ui.warn(line));
+      } finally {
+        syncer?.close();
+      }
     });
     // stdout belongs to the protocol: nothing more is printed.
     return undefined;
