@@ -41,7 +41,12 @@ if (!pg) {
       await a.json(["object", "put", file, "--type", "application/octet-stream"]);
       expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 4, objects_sent: 1 });
       expect(await b.sync(server.url, tok)).toMatchObject({ pulled: 4, objects_received: 1 });
-      expect((await b.json<{ hits: { session: string }[] }>(["search", "tangerine"])).hits).toHaveLength(1);
+      // The hit names the machine that wrote it, on B and on the PostgreSQL server (HTTP).
+      const { store: aStore } = await a.json<{ store: string }>(["sync", "--url", server.url, "--token-file", tok]);
+      const origin = { store: aStore, lsn: 1 };
+      expect((await b.json<{ hits: { origin?: unknown }[] }>(["search", "tangerine"])).hits.map((h) => h.origin)).toEqual([origin]);
+      const serverHits = await b.json<{ hits: { origin?: unknown }[] }>(["search", "tangerine", "--url", server.url, "--token-file", tok]);
+      expect(serverHits.hits.map((h) => h.origin)).toEqual([origin]);
       expect((await b.json<{ value: string }>(["fact", "get", "lang"])).value).toBe("rust");
       // B writes in the session; A forgets the session before it has seen that turn.
       await b.run(["append", "--session", "s", "B's later turn survives"]);
