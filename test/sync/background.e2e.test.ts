@@ -9,6 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { STAMP_FILE } from "../../src/sync/background.ts";
+import { claudeLayout, writeTranscript } from "../capture/_fixtures.ts";
 import { tempDir } from "../helpers.ts";
 import { startServer } from "../http/_server.ts";
 import { startMcp } from "../mcp/_client.ts";
@@ -102,5 +103,23 @@ describe("background sync after writes", () => {
       expect((await a.json<{ sync?: { waiting: number } }>(["capture", "status"])).sync?.waiting).toBe(1);
     }
     expect(await serverTurns(reader, server.url, tok, (c) => c.length === 2)).toEqual(["marmoset at the end", "marmoset via mcp"]);
+  });
+
+  test("`zerodb capture sync` (the SessionEnd catch-up) sends what it captured in the background", async () => {
+    using dir = tempDir();
+    const srvHome = join(dir.path, "server");
+    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
+    await using server = await startServer(srvHome);
+    const a = machine(dir.path, "a");
+    const reader = machine(dir.path, "reader");
+    await configure(a, server.url, tok);
+    const layout = claudeLayout(a.home);
+    const sid = "21111111-2222-4333-8444-555555555555";
+    writeTranscript(layout.transcript(sid), sid, layout.cwd, 4, "marmoset");
+    const r = await a.json<{ appended: number }>(["capture", "sync", "--transcript", layout.transcript(sid)]);
+    expect(r.appended).toBe(4);
+    await settled(a);
+    const hits = await reader.json<{ hits: unknown[] }>(["search", "marmoset", "--url", server.url, "--token-file", tok, "--limit", "10"]);
+    expect(hits.hits).toHaveLength(4);
   });
 });
