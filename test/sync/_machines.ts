@@ -81,3 +81,9 @@ export function countingProxy(target: string): { url: string; sent(): number; re
   });
   return { url: `http://127.0.0.1:${server.port}`, sent: () => sent, received: () => received, stop: () => server.stop(true) };
 }
+
+/** `n` bytes (ASCII) starting with `word`, then characters JSON escapes: quotes, backslashes, control characters (\u0000 is six bytes as JSON). */
+export function escapeHeavy(n: number, word: string): string {
+  const unit = '"\\\u0000\u0001\u001f\u0007\t';
+  return (word + unit.repeat(Math.ceil(n / unit.length))).slice(0, n);
+}

@@ -12,13 +12,7 @@ import { CONTENT_MAX_BYTES } from "../../src/limits.ts";
 import { SYNC_TURN_TYPE } from "../../src/schema/sync.ts";
 import { tempDir } from "../helpers.ts";
 import { createToken, startServer } from "../http/_server.ts";
-import { machine, tokenFile } from "./_machines.ts";
-
-/** `n` bytes of characters JSON escapes: quotes, backslashes, and control characters (six bytes each as \u00XX). */
-function escapeHeavy(n: number, word: string): string {
-  const unit = '"\\\u0001\u001f\u0007\t';
-  return (word + unit.repeat(Math.ceil(n / unit.length))).slice(0, n);
-}
+import { escapeHeavy, machine, tokenFile } from "./_machines.ts";
 
 describe("a turn too large for JSON once escaped", () => {
   test("syncs byte for byte, in its place between the turns around it", async () => {
