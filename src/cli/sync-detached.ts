@@ -19,8 +19,8 @@ export function syncDetached(args: SharedFlags): void {
 /**
  * withMemory for a command that writes (append, fact set, forget, ...): once
  * the write is acknowledged and the store closed, a local store with `sync`
- * configured starts a background sync (at most once a minute); the command
- * never waits for it, and it never fails the command.
+ * configured starts a background sync (at most once a minute) when the write
+ * stored something; the command never waits for it, and it never fails the command.
  */
 export async function withWritingMemory<T>(flags: SharedFlags, fn: (memory: Memory, config: Config) => Promise<T>): Promise<T> {
   let config: Config | undefined;
@@ -29,8 +29,8 @@ export async function withWritingMemory<T>(flags: SharedFlags, fn: (memory: Memo
     return fn(memory, c);
   });
   if (config && config.url === undefined && config.file.sync !== undefined) {
-    const { backgroundSync } = await import("../sync/background.ts");
-    backgroundSync(config, { appended: 1, spawn: () => syncDetached(flags) });
+    const { backgroundSync, wroteSomething } = await import("../sync/background.ts");
+    if (wroteSomething(out)) backgroundSync(config, { appended: 1, spawn: () => syncDetached(flags) });
   }
   return out;
 }

@@ -35,8 +35,8 @@ export interface McpServerOptions {
   tools?: readonly ToolDef[];
   /** Where warnings go (stderr in `zerodb mcp`; never stdout, which is the protocol's). */
   log?: (line: string) => void;
-  /** Called after a tool that writes to the memory succeeded (the background sync, DESIGN.md 16); it must not block. */
-  afterWrite?: () => void;
+  /** Called with its structured result after a tool that writes to the memory succeeded (the background sync, DESIGN.md 16); it must not block. */
+  afterWrite?: (result: Record<string, unknown>) => void;
 }
 
 /** The tools that write records to the memory (object_get writes a file, not a record). */
@@ -101,7 +101,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
     try {
       const args = parseInput(tool.input, request.params.arguments ?? {});
       const out = await tool.run(args, ctx);
-      if (WRITES.has(name)) opts.afterWrite?.();
+      if (WRITES.has(name)) opts.afterWrite?.(out.structured);
       const hint = readHint(server.getClientVersion()?.name);
       return toolSuccess(name, out, { spiller, maxInlineBytes: opts.spill.maxInlineBytes, hint });
     } catch (err) {

@@ -27,8 +27,8 @@ export interface SyncTapePage {
  * `POST /v1/sync/turn`: one turn whose JSON would pass the 8 MiB body limit
  * (4 MiB of quotes or control characters escape two- to six-fold). The body
  * is one line of JSON, `{session, role, meta?, idem_key?}`, a newline, then
- * the content's UTF-8 bytes as they are, unescaped: at most
- * SYNC_TURN_MAX_BYTES in all.
+ * the content's UTF-8 bytes as they are, unescaped: the line at most
+ * SYNC_TURN_HEAD_MAX_BYTES, the content at most CONTENT_MAX_BYTES.
  */
 export const SYNC_TURN_TYPE = "application/vnd.zerodb.turn";
 /** The header line of a `POST /v1/sync/turn` body, at most (a meta of 16 KiB, two names and a key, with room). */

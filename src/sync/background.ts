@@ -46,6 +46,19 @@ function startOrWait(config: Config, opts: { appended: number; spawn: () => void
   }
 }
 
+/**
+ * Whether a write's result says it stored something: not a duplicate (a retry
+ * under the same key), not a forget that matched nothing or only counted (lsn
+ * null), not an append whose every entry was a duplicate. Results of append,
+ * fact set, forget, object put and link add, as each door returns them.
+ */
+export function wroteSomething(result: unknown): boolean {
+  if (typeof result !== "object" || result === null) return false;
+  const r = result as { entries?: { duplicate?: boolean }[]; duplicate?: boolean; lsn?: number | null };
+  if (Array.isArray(r.entries)) return r.entries.some((e) => e.duplicate !== true);
+  return r.duplicate !== true && r.lsn !== null;
+}
+
 /** Whether writes of this configuration sync in the background: a local store with `sync` in the config. */
 export function syncConfigured(config: Config): boolean {
   return config.url === undefined && config.file.sync !== undefined;

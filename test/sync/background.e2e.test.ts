@@ -51,6 +51,9 @@ describe("background sync after writes", () => {
     const a = machine(dir.path, "a");
     // Port 9 on loopback: nothing listens, the background sync is refused at once.
     await configure(a, "http://127.0.0.1:9", tok);
+    // A write that stores nothing (a forget matching nothing) starts none.
+    expect((await a.run(["forget", "--session", "nothing-here"])).code).toBe(0);
+    expect(existsSync(join(a.home, "zerodb", "data", STAMP_FILE))).toBe(false);
     const r = await a.run(["append", "--session", "s", "marmoset offline note"]);
     expect({ code: r.code, stdout: r.stdout.trim(), stderr: r.stderr }).toEqual({ code: 0, stdout: "appended: lsn 1", stderr: "" });
     expect(existsSync(join(a.home, "zerodb", "data", STAMP_FILE))).toBe(true);

@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../../src/config.ts";
-import { BACKGROUND_INTERVAL_MS, STAMP_FILE, backgroundSync, backgroundSyncer } from "../../src/sync/background.ts";
+import { BACKGROUND_INTERVAL_MS, STAMP_FILE, backgroundSync, backgroundSyncer, wroteSomething } from "../../src/sync/background.ts";
 import { tempDir } from "../helpers.ts";
 
 /** The parts of a configuration background sync reads. */
@@ -60,5 +60,27 @@ describe("background sync", () => {
     // Nothing owed any more: closing starts none.
     other.close();
     expect(spawned).toBe(3);
+  });
+
+  test("a write's result says whether it stored something", () => {
+    const cases: [unknown, boolean][] = [
+      [
+        {
+          entries: [
+            { lsn: 4, duplicate: true },
+            { lsn: 5, duplicate: false },
+          ],
+        },
+        true,
+      ],
+      [{ entries: [{ lsn: 4, duplicate: true }] }, false],
+      [{ lsn: 7, duplicate: false }, true],
+      [{ key: "k", lsn: 7, duplicate: true }, false],
+      [{ lsn: 9, hidden: 2, dry_run: false }, true],
+      [{ lsn: null, hidden: 0, dry_run: false }, false],
+      [{ lsn: null, hidden: 3, dry_run: true }, false],
+      [undefined, false],
+    ];
+    for (const [result, want] of cases) expect({ result, got: wroteSomething(result) }).toEqual({ result, got: want });
   });
 });

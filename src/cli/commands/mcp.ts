@@ -13,8 +13,12 @@ import type { Config } from "../../config.ts";
 
 /** The background syncer of this server's writes, loaded only when sync is configured. */
 async function backgroundSyncer(args: SharedFlags, config: Config) {
-  const [{ backgroundSyncer }, { syncDetached }] = await Promise.all([import("../../sync/background.ts"), import("../sync-detached.ts")]);
-  return backgroundSyncer(config, () => syncDetached(args));
+  const [{ backgroundSyncer, wroteSomething }, { syncDetached }] = await Promise.all([import("../../sync/background.ts"), import("../sync-detached.ts")]);
+  const syncer = backgroundSyncer(config, () => syncDetached(args));
+  const wrote = (result: unknown) => {
+    if (wroteSomething(result)) syncer.wrote();
+  };
+  return { wrote, close: syncer.close };
 }
 
 /** `zerodb mcp`. */
