@@ -58,6 +58,14 @@ describe("background sync after writes", () => {
     expect({ code: r.code, stdout: r.stdout.trim(), stderr: r.stderr }).toEqual({ code: 0, stdout: "appended: lsn 1", stderr: "" });
     expect(existsSync(join(a.home, "zerodb", "data", STAMP_FILE))).toBe(true);
     expect((await a.json<{ hits: unknown[] }>(["search", "marmoset"])).hits).toHaveLength(1);
+    // MCP remember alike: it answers, and its sync (owed within the minute) starts at the session's end and fails alone.
+    {
+      await using mcp = await startMcp({ home: a.home });
+      const r = await mcp.call("remember", { content: "marmoset offline via mcp", session: "s" });
+      expect(r.isError).toBeFalsy();
+      expect(mcp.stderr()).toBe("");
+    }
+    expect((await a.json<{ hits: unknown[] }>(["search", "marmoset"])).hits).toHaveLength(2);
   });
 
   test("`zerodb append` and `fact set` reach the server without `zerodb sync`; within the minute none starts", async () => {
