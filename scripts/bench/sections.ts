@@ -18,6 +18,7 @@ export const SECTIONS: (() => Promise<Section>)[] = [
   () => load(import("./history.ts")),
   () => load(import("./recall.ts")),
   () => load(import("./viewer.ts")),
+  () => load(import("./sync.ts")),
   () => load(import("./compression.ts")),
   () => load(import("./postgres.ts")),
 ];

@@ -39,7 +39,12 @@ export interface McpServerOptions {
   tools?: readonly ToolDef[];
   /** Where warnings go (stderr in `zerodb mcp`; never stdout, which is the protocol's). */
   log?: (line: string) => void;
+  /** Called with its structured result after a tool that writes to the memory succeeded (the background sync, DESIGN.md 16); it must not block. */
+  afterWrite?: (result: Record<string, unknown>) => void;
 }
+
+/** The tools that write records to the memory (object_get writes a file, not a record). */
+const WRITES = new Set(["remember", "fact_set", "forget", "object_put", "link_add"]);
 
 /**
  * The SDK parses a request with the handler's schema before the server's own
@@ -143,6 +148,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
       const args = parseInput(tool.input, request.params.arguments ?? {});
       const { ctx, spiller, readHint } = await opened();
       const out = await tool.run(args, ctx);
+      if (WRITES.has(name)) opts.afterWrite?.(out.structured);
       const hint = readHint(server.getClientVersion()?.name);
       return toolSuccess(name, out, { spiller, maxInlineBytes: opts.spill.maxInlineBytes, hint });
     } catch (err) {

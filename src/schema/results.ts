@@ -45,6 +45,8 @@ export const SearchHit = z.object({
    */
   follows: z.number().optional(),
   url: z.string().optional(),
+  /** Only on a turn another machine wrote (pulled by `zerodb sync`, DESIGN.md 16): its store's id and LSN there, from `meta.origin`. */
+  origin: z.object({ store: z.string(), lsn: z.number() }).optional(),
 });
 export const SearchResult = z.object({ hits: z.array(SearchHit) });
 export const WriteResult = z.object({ lsn: z.number(), duplicate: z.boolean(), redacted: z.number().optional() });

@@ -1,4 +1,4 @@
-/** The shapes of sync's own route (DESIGN.md 16): a page of a tenant's tape after a server LSN. */
+/** The shapes of sync's own routes (DESIGN.md 16): a page of a tenant's tape after a server LSN, and one turn too large for JSON. */
 import { z } from "zod";
 import { AfterLsn, Limit } from "./common.ts";
 
@@ -22,3 +22,14 @@ export interface SyncTapePage {
   records: Record<string, unknown>[];
   next: number | null;
 }
+
+/**
+ * `POST /v1/sync/turn`: one turn whose JSON would pass the 8 MiB body limit
+ * (4 MiB of quotes or control characters escape two- to six-fold). The body
+ * is one line of JSON, `{session, role, meta?, idem_key?}`, a newline, then
+ * the content's UTF-8 bytes as they are, unescaped: the line at most
+ * SYNC_TURN_HEAD_MAX_BYTES, the content at most CONTENT_MAX_BYTES.
+ */
+export const SYNC_TURN_TYPE = "application/vnd.zerodb.turn";
+/** The header line of a `POST /v1/sync/turn` body, at most (a meta of 16 KiB, two names and a key, with room). */
+export const SYNC_TURN_HEAD_MAX_BYTES = 64 * 1024;

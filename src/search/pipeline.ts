@@ -42,7 +42,7 @@ export interface RowText {
   role: SearchHit["role"];
   /** A link's URL. */
   url?: string;
-  /** A turn's meta (only `message_id` and `rewrite` are read), when it names a message id. */
+  /** A turn's meta (only `message_id`, `rewrite` and `origin` are read). */
   meta?: unknown;
   sclass: number;
   /** The window of its text. */
@@ -165,6 +165,13 @@ function toHit(r: Scored, rank: { terms: Term[]; idfs: number[]; s: number; foll
   const snip = snippet(row.win, { terms, weights: idfs, more: r.more });
   const sc = Math.round(s * 1000) / 1000;
   if (row.kind === "link") return { lsn: row.lsn, kind: "link", session: null, role: null, snippet: snip, score: sc, matched, url: row.url ?? "" };
-  const hit: SearchHit = { lsn: row.lsn, kind: "turn", session: row.subject, role: row.role, snippet: snip, score: sc, matched };
+  const origin = originOf(row.meta);
+  const hit: SearchHit = { lsn: row.lsn, kind: "turn", session: row.subject, role: row.role, snippet: snip, score: sc, matched, ...(origin ? { origin } : {}) };
   return follows === undefined ? hit : { ...hit, follows };
+}
+
+/** Which machine wrote a replicated turn: `meta.origin` as sync sets it (src/sync/context.ts), when it has that shape. */
+function originOf(meta: unknown): SearchHit["origin"] {
+  const o = (meta as { origin?: { store?: unknown; lsn?: unknown } } | undefined)?.origin;
+  return o && typeof o.store === "string" && typeof o.lsn === "number" ? { store: o.store, lsn: o.lsn } : undefined;
 }

@@ -55,6 +55,13 @@ export interface Journal {
   byOrigin(o: Origin): Mapping | undefined;
   /** Records mappings and moves cursors in one transaction (the cursor never gets ahead of what it covers). */
   commit(opts: { maps?: Mapping[]; pushed?: number; pulled?: number; state?: Record<string, string> }): void;
+  /**
+   * Moves the pulled cursor over the server LSNs right after it that the
+   * journal maps already (what this store just pushed, when no other
+   * machine wrote in between), so the next pull does not fetch them back.
+   * The new cursor.
+   */
+  skipKnown(): number;
   close(): void;
 }
 
@@ -97,6 +104,7 @@ export function openJournal(dataDir: string): Journal {
     `INSERT INTO rec (origin, origin_lsn, server_lsn, local_lsn) VALUES (?, ?, ?, ?)
      ON CONFLICT (origin, origin_lsn) DO UPDATE SET server_lsn = coalesce(excluded.server_lsn, server_lsn), local_lsn = coalesce(excluded.local_lsn, local_lsn)`,
   );
+  const nextServer = db.query("SELECT server_lsn FROM rec WHERE server_lsn > ? ORDER BY server_lsn LIMIT 1000");
   const get = (key: string) => (getState.get(key) as { value: string } | null)?.value;
   const num = (key: string) => Number(get(key) ?? 0);
   const tx = db.transaction((opts: Parameters<Journal["commit"]>[0]) => {
@@ -123,6 +131,17 @@ export function openJournal(dataDir: string): Journal {
       } catch (err) {
         throw new ZeroDbError("internal", "the sync journal could not be written", { cause: err });
       }
+    },
+    skipKnown: () => {
+      let through = num("pulled");
+      for (;;) {
+        const next = (nextServer.all(through) as { server_lsn: number }[]).map((r) => r.server_lsn);
+        let i = 0;
+        while (i < next.length && next[i] === through + 1) through = next[i++]!;
+        if (i < 1000) break;
+      }
+      if (through > num("pulled")) setState.run("pulled", String(through));
+      return through;
     },
     close: () => db.close(),
   };

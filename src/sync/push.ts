@@ -3,11 +3,16 @@
  * seen, in local LSN order, each record under its sync key. Turns go in
  * appends of up to 256 entries of one session (the existing write route:
  * one request per run of a session); facts, links, objects and forgets one
- * request each. The pushed cursor moves, in the journal, only after the
- * server acknowledged every record it covers; a record sent again after a
- * kill is a duplicate the server recognises by its key (I3).
+ * request each. A turn too large for a JSON body once escaped goes alone,
+ * its content unescaped (`POST /v1/sync/turn`). The pushed cursor moves, in
+ * the journal, only after the server acknowledged every record it covers; a
+ * record sent again after a kill is a duplicate the server recognises by
+ * its key (I3).
  */
+import { ZeroDbError } from "../errors.ts";
 import { APPEND_MAX_ENTRIES } from "../limits.ts";
+import type { AppendResult } from "../schema/results.ts";
+import { SYNC_TURN_TYPE } from "../schema/sync.ts";
 import type { TapeRecord } from "../schema/tape.ts";
 import { errorCode } from "./errors.ts";
 import { BATCH_MAX_BYTES, LOCAL_PAGE, type SyncContext, entryBytes, forgetTranslated, take, withOrigin } from "./context.ts";
@@ -62,6 +67,14 @@ export async function push(ctx: SyncContext): Promise<PushCounts> {
       if (isReplica(ctx, rec)) continue;
       if (rec.kind === "turn") {
         const bytes = entryBytes({ ...rec, meta: withOrigin(rec.meta, { store: self, lsn: rec.lsn }) });
+        if (bytes > BATCH_MAX_BYTES) {
+          await flush(rec.lsn - 1);
+          const server = await pushLargeTurn(ctx, rec);
+          counts.pushed++;
+          journal.commit({ maps: [{ store: self, lsn: rec.lsn, server, local: rec.lsn }], pushed: rec.lsn });
+          ctx.onProgress?.("push", counts.pushed);
+          continue;
+        }
         const full = batch.length >= APPEND_MAX_ENTRIES || batchBytes + bytes > BATCH_MAX_BYTES;
         if (batch.length > 0 && (batch[0]!.session !== rec.session || full)) await flush(batch.at(-1)!.lsn);
         batch.push(rec);
@@ -77,6 +90,29 @@ export async function push(ctx: SyncContext): Promise<PushCounts> {
     await flush(after);
   }
   return counts;
+}
+
+/**
+ * Pushes one turn whose JSON would pass the server's body limit: a JSON line
+ * of everything but the content, then the content's bytes unescaped. Its LSN
+ * on the server.
+ */
+async function pushLargeTurn(ctx: SyncContext, t: Turn): Promise<number> {
+  const origin = { store: ctx.self, lsn: t.lsn };
+  const head = JSON.stringify({ session: t.session, role: t.role, meta: withOrigin(t.meta, origin), idem_key: syncKey(origin) });
+  const body = Buffer.concat([Buffer.from(`${head}\n`), Buffer.from(t.content)]);
+  try {
+    const r = await ctx.requester.json<AppendResult>({ method: "POST", path: "/v1/sync/turn", body, headers: { "content-type": SYNC_TURN_TYPE } });
+    return r.entries[0]!.lsn;
+  } catch (err) {
+    // A server without the route answers the generic 404 of an unknown path.
+    if (errorCode(err) !== "not_found") throw err;
+    throw new ZeroDbError(
+      "incompatible",
+      `turn ${t.lsn} of session ${t.session} is too large for the server's JSON limit, and the server takes no other way: it runs an older zerodb; upgrade it`,
+      { cause: err },
+    );
+  }
 }
 
 /** Whether a local record came from the server rather than from this store. */

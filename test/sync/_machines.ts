@@ -54,3 +54,36 @@ export async function tokenFile(serverHome: string, tenant: string, path: string
   chmodSync(path, 0o600);
   return path;
 }
+
+/** A loopback proxy in front of `target` that counts the body bytes each way; `url` is what a machine syncs with. */
+export function countingProxy(target: string): { url: string; sent(): number; received(): number; stop(): void } {
+  let sent = 0;
+  let received = 0;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    maxRequestBodySize: 64 * 2 ** 20,
+    async fetch(req) {
+      const url = new URL(req.url);
+      const body = req.method === "GET" || req.method === "HEAD" ? undefined : await req.arrayBuffer();
+      sent += body?.byteLength ?? 0;
+      const headers = new Headers(req.headers);
+      headers.delete("host");
+      const res = await fetch(`${target}${url.pathname}${url.search}`, { method: req.method, headers, ...(body ? { body } : {}) });
+      const out = await res.arrayBuffer();
+      received += out.byteLength;
+      const back = new Headers(res.headers);
+      // fetch decoded the body: the machine gets it as the proxy read it.
+      back.delete("content-encoding");
+      if (req.method !== "HEAD") back.delete("content-length");
+      return new Response(req.method === "HEAD" ? null : out, { status: res.status, headers: back });
+    },
+  });
+  return { url: `http://127.0.0.1:${server.port}`, sent: () => sent, received: () => received, stop: () => server.stop(true) };
+}
+
+/** `n` bytes (ASCII) starting with `word`, then characters JSON escapes: quotes, backslashes, control characters (\u0000 is six bytes as JSON). */
+export function escapeHeavy(n: number, word: string): string {
+  const unit = '"\\\u0000\u0001\u001f\u0007\t';
+  return (word + unit.repeat(Math.ceil(n / unit.length))).slice(0, n);
+}

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { runJson, tempDir } from "../helpers.ts";
 import { startServer } from "../http/_server.ts";
 import { postgresForFile, type TestPostgres } from "../store/postgres/_server.ts";
-import { machine } from "./_machines.ts";
+import { escapeHeavy, machine } from "./_machines.ts";
+import { CONTENT_MAX_BYTES } from "../../src/limits.ts";
 
 const started = await postgresForFile();
 const pg: TestPostgres | undefined = "error" in started ? undefined : started;
@@ -41,7 +42,12 @@ if (!pg) {
       await a.json(["object", "put", file, "--type", "application/octet-stream"]);
       expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 4, objects_sent: 1 });
       expect(await b.sync(server.url, tok)).toMatchObject({ pulled: 4, objects_received: 1 });
-      expect((await b.json<{ hits: { session: string }[] }>(["search", "tangerine"])).hits).toHaveLength(1);
+      // The hit names the machine that wrote it, on B and on the PostgreSQL server (HTTP).
+      const { store: aStore } = await a.json<{ store: string }>(["sync", "--url", server.url, "--token-file", tok]);
+      const origin = { store: aStore, lsn: 1 };
+      expect((await b.json<{ hits: { origin?: unknown }[] }>(["search", "tangerine"])).hits.map((h) => h.origin)).toEqual([origin]);
+      const serverHits = await b.json<{ hits: { origin?: unknown }[] }>(["search", "tangerine", "--url", server.url, "--token-file", tok]);
+      expect(serverHits.hits.map((h) => h.origin)).toEqual([origin]);
       expect((await b.json<{ value: string }>(["fact", "get", "lang"])).value).toBe("rust");
       // B writes in the session; A forgets the session before it has seen that turn.
       await b.run(["append", "--session", "s", "B's later turn survives"]);
@@ -58,6 +64,27 @@ if (!pg) {
       expect(onServer.turns.count).toBe(1);
       expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 0, pulled: 0 });
       expect(await b.sync(server.url, tok)).toMatchObject({ pushed: 0, pulled: 0 });
+    }, 60_000);
+
+    test("a turn too large for JSON once escaped arrives byte for byte through PostgreSQL", async () => {
+      using dir = tempDir();
+      const database = await pg.database();
+      const srvHome = join(dir.path, "server");
+      mkdirSync(srvHome, { recursive: true });
+      const { token } = await runJson<{ token: string }>(["token", "create", "--tenant", "team", "--database", database], { home: srvHome });
+      const tok = join(dir.path, "team.token");
+      writeFileSync(tok, `${token}\n`, { mode: 0o600 });
+      chmodSync(tok, 0o600);
+      await using server = await startServer(srvHome, ["--database", database]);
+      const a = machine(dir.path, "a");
+      const b = machine(dir.path, "b");
+      const big = escapeHeavy(CONTENT_MAX_BYTES, "wombatlarge ");
+      expect((await a.run(["append", "--session", "big", "--no-redact"], { stdin: big })).code).toBe(0);
+      expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 1 });
+      expect(await b.sync(server.url, tok)).toMatchObject({ pulled: 1 });
+      const onB = await b.turns();
+      expect(onB.big).toHaveLength(1);
+      expect(onB.big![0] === big).toBe(true);
     }, 60_000);
   });
 }

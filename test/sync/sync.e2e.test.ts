@@ -12,7 +12,7 @@ import { seeded } from "../seed.ts";
 import { spawnUi } from "../http/viewer/_ui.ts";
 import { STAMP_FILE } from "../../src/sync/background.ts";
 import { claudeLayout, runHook, writeTranscript } from "../capture/_fixtures.ts";
-import { machine, tokenFile } from "./_machines.ts";
+import { countingProxy, machine, tokenFile } from "./_machines.ts";
 
 /** A JSONL export of `n` turns of the local tenant, cycling through sessions in runs, for `zerodb import`. */
 function tape(n: number, sessions: string[], tag: string, run = 37): string {
@@ -36,9 +36,10 @@ describe("zerodb sync", () => {
     for (const c of ["flux capacitor needs 1.21 gigawatts", "second thought from A"]) expect((await a.run(["append", "--session", "proj/x", c])).code).toBe(0);
     expect((await b.run(["append", "--session", "proj/y", "zebra crossing on the desktop"])).code).toBe(0);
 
-    expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 2, pulled: 0, tenant: "team" });
-    expect(await b.sync(server.url, tok)).toMatchObject({ pushed: 1, pulled: 2 });
-    expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 0, pulled: 1 });
+    // What a machine just pushed is not pulled back: its pulled cursor passes its own records (server LSNs 1, 2, then 3).
+    expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 2, pulled: 0, tenant: "team", pulled_through: 2 });
+    expect(await b.sync(server.url, tok)).toMatchObject({ pushed: 1, pulled: 2, pulled_through: 3 });
+    expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 0, pulled: 1, pulled_through: 3 });
     // Nothing new anywhere: nothing moves.
     expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 0, pulled: 0 });
     expect(await b.sync(server.url, tok)).toMatchObject({ pushed: 0, pulled: 0 });
@@ -160,7 +161,7 @@ describe("zerodb sync", () => {
     expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 0, pulled: 0 });
   });
 
-  test("objects travel once by digest; a blob the other side holds is not sent", async () => {
+  test("objects travel once by digest; a blob the server holds is not sent again: no object bytes go over the wire", async () => {
     using dir = tempDir();
     const srvHome = join(dir.path, "server");
     const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
@@ -171,15 +172,26 @@ describe("zerodb sync", () => {
     const bytes = crypto.getRandomValues(new Uint8Array(300_000));
     writeFileSync(file, bytes);
     const put = await a.json<{ object: string }>(["object", "put", file, "--type", "application/octet-stream"]);
-    expect(await a.sync(server.url, tok)).toMatchObject({ pushed: 1, objects_sent: 1 });
-    expect(await b.sync(server.url, tok)).toMatchObject({ pulled: 1, objects_received: 1 });
+    // Every sync of this test goes through a proxy that counts the body bytes each way.
+    const proxy = countingProxy(server.url);
+    try {
+      expect(await a.sync(proxy.url, tok)).toMatchObject({ pushed: 1, objects_sent: 1 });
+      expect(proxy.sent()).toBeGreaterThanOrEqual(bytes.length);
+      expect(await b.sync(proxy.url, tok)).toMatchObject({ pulled: 1, objects_received: 1 });
+      expect(proxy.received()).toBeGreaterThanOrEqual(bytes.length);
+      // A third machine that holds the same bytes already fetches nothing, and sends none of them.
+      const c = machine(dir.path, "c");
+      await c.json(["object", "put", file, "--type", "application/octet-stream"]);
+      const [sent, received] = [proxy.sent(), proxy.received()];
+      expect(await c.sync(proxy.url, tok)).toMatchObject({ objects_received: 0, objects_sent: 0, objects_skipped: 1 });
+      expect(proxy.sent() - sent).toBeLessThan(10_000);
+      expect(proxy.received() - received).toBeLessThan(10_000);
+    } finally {
+      proxy.stop();
+    }
     const out = join(dir.path, "got.bin");
     expect((await b.run(["object", "get", put.object, "--out", out])).code).toBe(0);
     expect(Buffer.from(await Bun.file(out).arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
-    // A third machine that holds the same bytes already fetches nothing, and sends nothing back.
-    const c = machine(dir.path, "c");
-    await c.json(["object", "put", file, "--type", "application/octet-stream"]);
-    expect(await c.sync(server.url, tok)).toMatchObject({ objects_received: 0, objects_sent: 0, objects_skipped: 1 });
   });
 
   test("offline: exit 1 with one line, local work goes on, the next sync catches up", async () => {

@@ -1,6 +1,6 @@
 import type { AppendResult } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
-import { withMemory } from "../context.ts";
+import { withWritingMemory } from "../sync-detached.ts";
 import { decodeUtf8, jsonObjectFlag, stringFlag } from "../parse.ts";
 import { AppendInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
@@ -35,7 +35,7 @@ export default zcommand({
     };
     // Validated before the store is opened: bad input never touches disk (I6, D3).
     const input = parseInput(AppendInput, { session: String(args.session), entries: [entry], ...(args.redact === false ? { redact: false } : {}) });
-    return withMemory(args, (m) => m.append(input));
+    return withWritingMemory(args, (m) => m.append(input));
   },
   human: (r: AppendResult) =>
     [

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { type SyncResult, syncTranscripts } from "../../capture/sync.ts";
 import { allTranscripts } from "../transcripts.ts";
 import { withCaptureSink } from "../capture-sink.ts";
+import { syncDetached } from "../sync-detached.ts";
 import { zcommand } from "../command.ts";
 import { harnessContext } from "../connect-common.ts";
 import { configFrom } from "../context.ts";
@@ -26,7 +27,11 @@ export default zcommand({
       progress.update(bytes);
     };
     try {
-      return await withCaptureSink({ flags: args, config }, (sink) => syncTranscripts(sink, transcripts, { redact: config.redact, onProgress }));
+      // Like a hook: what it captured goes to the team server in the background (the SessionEnd catch-up runs this).
+      const syncInBackground = () => syncDetached(args);
+      return await withCaptureSink({ flags: args, config, syncInBackground }, (sink) =>
+        syncTranscripts(sink, transcripts, { redact: config.redact, onProgress }),
+      );
     } finally {
       progress?.done();
     }

@@ -1,6 +1,6 @@
 import type { WriteResult } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
-import { withMemory } from "../context.ts";
+import { withWritingMemory } from "../sync-detached.ts";
 import { FactSetInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 
@@ -22,7 +22,7 @@ export default zcommand({
     }
     // Validated before the store is opened: bad input never touches disk (I6, D3).
     const input = parseInput(FactSetInput, { key: String(args.key), value, ...(args["idem-key"] !== undefined ? { idem_key: String(args["idem-key"]) } : {}) });
-    return withMemory(args, (m) => m.factSet(input));
+    return withWritingMemory(args, (m) => m.factSet(input));
   },
   human: (r: WriteResult) => (r.duplicate ? `already set: lsn ${r.lsn} (duplicate)` : `set: lsn ${r.lsn}`),
 });

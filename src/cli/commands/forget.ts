@@ -1,6 +1,6 @@
 import type { ForgetResult } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
-import { withMemory } from "../context.ts";
+import { withWritingMemory } from "../sync-detached.ts";
 import { intFlag, stringFlag } from "../parse.ts";
 import { ForgetInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
@@ -35,7 +35,7 @@ export default zcommand({
     );
     // Validated before the store is opened: bad input never touches disk (I6, D3).
     const input = parseInput(ForgetInput, { selector, ...(args["dry-run"] ? { dry_run: true } : {}) });
-    return withMemory(args, (m) => m.forget(input));
+    return withWritingMemory(args, (m) => m.forget(input));
   },
   // A forget matching nothing writes no record (lsn null), and says so rather than "forgot 0".
   human: (r: ForgetResult) =>

@@ -1,6 +1,6 @@
 import type { WriteResult } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
-import { withMemory } from "../context.ts";
+import { withWritingMemory } from "../sync-detached.ts";
 import { stringFlag } from "../parse.ts";
 import { LinkAddInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
@@ -22,7 +22,7 @@ export default zcommand({
       ...(args.note !== undefined ? { note: stringFlag(args.note) } : {}),
       ...(args["idem-key"] !== undefined ? { idem_key: String(args["idem-key"]) } : {}),
     });
-    return withMemory(args, (m) => m.linkAdd(input));
+    return withWritingMemory(args, (m) => m.linkAdd(input));
   },
   human: (r: WriteResult) => (r.duplicate ? `already there: lsn ${r.lsn} (duplicate)` : `added link: lsn ${r.lsn}`),
 });

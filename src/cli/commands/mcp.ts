@@ -11,6 +11,18 @@ import { guardPrivatePaths } from "../../util/private-path.ts";
 import { lazyMemory } from "../context.ts";
 import { normalJit } from "../jit.ts";
 import { ui } from "../log.ts";
+import type { SharedFlags } from "../args.ts";
+import type { Config } from "../../config.ts";
+
+/** The background syncer of this server's writes, loaded only when sync is configured. */
+async function backgroundSyncer(args: SharedFlags, config: Config) {
+  const [{ backgroundSyncer, wroteSomething }, { syncDetached }] = await Promise.all([import("../../sync/background.ts"), import("../sync-detached.ts")]);
+  const syncer = backgroundSyncer(config, () => syncDetached(args));
+  const wrote = (result: unknown) => {
+    if (wroteSomething(result)) syncer.wrote();
+  };
+  return { wrote, close: syncer.close };
+}
 
 /** `zerodb mcp`. */
 export default zcommand({
@@ -24,6 +36,8 @@ export default zcommand({
     if (config.url) await lazy.memory();
     try {
       const [{ createMcpServer }, { serveStdio }] = await Promise.all([import("../../mcp/server.ts"), import("../../mcp/stdio.ts")]);
+      // With sync configured, what the tools write goes to the team server in the background (src/sync/background.ts).
+      const syncer = config.url === undefined && config.file.sync !== undefined ? await backgroundSyncer(args, config) : undefined;
       const server = createMcpServer({
         // A store that cannot be opened is each tool call's typed error, and one line on stderr.
         memory: () =>
@@ -36,10 +50,15 @@ export default zcommand({
         spill: { root: config.spillRoot, maxInlineBytes: config.maxInlineBytes },
         // Tool failures and transport faults, on stderr: stdout is the protocol's.
         log: (line) => ui.warn(line),
+        ...(syncer ? { afterWrite: syncer.wrote } : {}),
       });
       // Start-up is over once the client is initialized: tool calls get the normal JIT policy (jit.ts).
       server.oninitialized = () => normalJit();
-      await serveStdio(server, (line) => ui.warn(line));
+      try {
+        await serveStdio(server, (line) => ui.warn(line));
+      } finally {
+        syncer?.close();
+      }
     } finally {
       lazy.close();
     }

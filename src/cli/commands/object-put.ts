@@ -3,7 +3,7 @@ import { basename, resolve } from "node:path";
 import { invalid } from "../../errors.ts";
 import type { ObjectPutResult } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
-import { withMemory } from "../context.ts";
+import { withWritingMemory } from "../sync-detached.ts";
 import { stringFlag } from "../parse.ts";
 import { byteProgress } from "../progress.ts";
 import { ObjectPutMeta } from "../../schema/ops.ts";
@@ -56,7 +56,7 @@ export default zcommand({
     if (fromStdin) hintIfTerminal("the object's bytes", "give a file: zerodb object put FILE");
     const source = (fromStdin ? Bun.stdin : Bun.file(resolve(file))).stream() as unknown as AsyncIterable<Uint8Array>;
     try {
-      return await withMemory(args, (m) => m.objectPut(counted(source, progress.update), meta));
+      return await withWritingMemory(args, (m) => m.objectPut(counted(source, progress.update), meta));
     } finally {
       progress.done();
     }

@@ -17,7 +17,7 @@ export const search = defineTool({
     "(the error text, the command, the file, function or setting name, the tool's own term), not synonyms of your question; the phrasings are searched together and fused by rank, and a turn several of them find ranks first. " +
     "Use it before starting a task to find earlier decisions, or whenever the user refers to something said before. " +
     "Returns hits with lsn, session, role, the query words each matched (or, for the reply or tool result right after a match, which turn it follows), a snippet with [matches] marked, and a score; " +
-    "with queries, found_by names the phrasings that found each hit (0 is query, 1 the first of queries). Read the surrounding turns with recall.",
+    "with queries, found_by names the phrasings that found each hit (0 is query, 1 the first of queries); a turn another machine wrote (synced) has its origin. Read the surrounding turns with recall.",
   input: SearchInput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, ctx) {
@@ -46,7 +46,8 @@ function renderHits(args: SearchInput, r: SearchResult): string[] {
       const by = h.found_by === undefined ? undefined : `found by ${h.found_by.map((i) => `[${i}]`).join(", ")}`;
       if (h.kind === "link") return `#${h.lsn} link ${h.url}${by === undefined ? "" : ` (${by})`}: ${h.snippet}`;
       const why = h.follows === undefined ? `matched ${h.matched.join(", ")}` : `follows the match #${h.follows}`;
-      return `#${h.lsn} ${h.session} ${h.role} (${by === undefined ? "" : `${by}; `}${why}; score ${h.score.toFixed(2)}): ${h.snippet}`;
+      const from = h.origin === undefined ? "" : `; written on store ${h.origin.store} as #${h.origin.lsn}`;
+      return `#${h.lsn} ${h.session} ${h.role} (${by === undefined ? "" : `${by}; `}${why}; score ${h.score.toFixed(2)}${from}): ${h.snippet}`;
     }),
   ];
 }
