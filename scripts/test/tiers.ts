@@ -10,12 +10,16 @@ import { dirname, join, relative, resolve } from "node:path";
 
 /** Folders of the fast tier. */
 export const FAST_DIRS: readonly string[] = [
-  "test/unit",
+  "test/imports",
+  "test/scripts",
+  "test/schema",
+  "test/redact",
+  "test/history",
   "test/util",
   "test/search",
   "test/spill",
   "test/store",
-  "test/connect",
+  "test/harness",
   "test/http",
   "test/mcp",
   "test/objects",
@@ -32,7 +36,7 @@ export const SLOW_FILES: Readonly<Record<string, string>> = {
   "test/capture/race.test.ts": "hooks of one session racing in many processes",
   "test/capture/remote.test.ts": "a 64 MiB entry through a real serve",
   "test/objects/http-big.test.ts": "a 2 GiB object over HTTP",
-  "test/connect/clients.test.ts": "the real harness CLIs read what connect wrote",
+  "test/harness/clients.test.ts": "the real harness CLIs read what connect wrote",
   "test/store/postgres/*.test.ts": "start a real PostgreSQL and several serve processes",
   "test/store/contract/postgres.contract.test.ts": "starts a real PostgreSQL",
   "test/store/contract/http-postgres.contract.test.ts": "a real PostgreSQL and a serve per case",

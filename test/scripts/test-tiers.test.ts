@@ -22,14 +22,14 @@ describe("test tiers", () => {
       "test/cli/open-race.test.ts",
       "test/store/crash.test.ts",
       "test/mcp/tools.e2e.test.ts",
-      "test/connect/clients.test.ts",
+      "test/harness/clients.test.ts",
       "test/fuzz/store.fuzz.test.ts",
       "test/faults/mixed.test.ts",
       "test/release/install.test.ts",
     ]) {
       expect({ slow, fast: fast.includes(slow) }).toEqual({ slow, fast: false });
     }
-    for (const quick of ["test/unit/layers.test.ts", "test/search/query.test.ts", "test/store/contract/sqlite.contract.test.ts", "test/http/app.test.ts"]) {
+    for (const quick of ["test/imports/layers.test.ts", "test/search/query.test.ts", "test/store/contract/sqlite.contract.test.ts", "test/http/app.test.ts"]) {
       expect({ quick, fast: fast.includes(quick) }).toEqual({ quick, fast: true });
     }
   });
