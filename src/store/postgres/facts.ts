@@ -7,6 +7,7 @@ import type { Fact, FactListResult, WriteResult } from "../../schema/results.ts"
 import { BOOKKEEPING_FACTS, listsBookkeeping, prefixEnd } from "../ranges.ts";
 import { type Q, insertRow, writeOnce } from "./_tape.ts";
 import { opHash } from "../hashes.ts";
+import { linkText } from "../import-records.ts";
 import { decodeJson } from "./nul.ts";
 
 /** Sets a fact: a new tape row, and the current pointer moves to it. */
@@ -55,11 +56,6 @@ export async function factList(sql: Q, tenant: string, input: FactListInput): Pr
     .slice(0, limit)
     .map((r: { key: string; lsn: string; data: { value: unknown } }) => ({ key: r.key, value: decodeJson(r.data.value), lsn: Number(r.lsn) }));
   return { facts, next: rows.length > limit ? facts[facts.length - 1]!.key : null };
-}
-
-/** The text of a link that search indexes: its title, note and URL. */
-export function linkText(d: { url: string; title: string | null; note: string | null }): string {
-  return [d.title, d.note, d.url].filter((x) => x).join("\n");
 }
 
 /** Adds a link: a tape row whose title, note and URL are indexed for search (never fetched, D1). */

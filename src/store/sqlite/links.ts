@@ -5,7 +5,7 @@ import type { LinkAddInput, LinkListInput } from "../../schema/ops.ts";
 import type { LinkListResult, WriteResult } from "../../schema/results.ts";
 import { pageTake } from "../history-page.ts";
 import { insertRow, isoTime, verifyRow, writeOnce } from "./_tape.ts";
-import { linkText } from "./transfer.ts";
+import { linkText } from "../import-records.ts";
 import { opHash } from "../hashes.ts";
 
 /** Adds a link: a tape row whose title, note and URL are indexed for search. */
