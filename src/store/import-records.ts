@@ -7,29 +7,21 @@
 import { ZeroDbError } from "../errors.ts";
 import { parseInput } from "../schema/parse.ts";
 import { type TapeRecord, tapeRecordSchema } from "../schema/tape.ts";
-import { SearchClass, turnClass } from "../search/classify.ts";
-import { contentHash, idemDigest } from "./hashes.ts";
-import { lsnRanges } from "./ranges.ts";
+import { idemDigest } from "./hashes.ts";
+import { NO_PAYLOAD, type RowPayload, factPayload, forgetData, forgetPayload, linkPayload, objectPayload, turnPayload } from "./rows.ts";
 
 /** A record that is not forgotten. */
 type LiveRecord = Exclude<TapeRecord, { forgotten_by: number }>;
 
-/** The tape row a record restores, as every engine holds it (`data` as a value; SQLite writes it as JSON text). */
-export interface ImportedRow {
+/** The tape row a record restores: its payload as a live write makes it (rows.ts), and its place. */
+export interface ImportedRow extends RowPayload {
   lsn: number;
   tenant: string;
-  kind: TapeRecord["kind"];
   ts: number;
-  subject: string | null;
   idemKey: string | null;
   /** A forgotten record's key digest: all that keeps its key reserved (I3). */
   idemDigest: Uint8Array | null;
   opHash: Uint8Array | null;
-  contentHash: Uint8Array | null;
-  bytes: number;
-  text: string | null;
-  data: Record<string, unknown> | null;
-  sclass: SearchClass;
 }
 
 /**
@@ -49,13 +41,8 @@ export async function* importLines(records: AsyncIterable<unknown>): AsyncGenera
   }
 }
 
-/** The text a link is found by: its title, note and URL. */
-export function linkText(link: { url: string; title?: string | null; note?: string | null }): string {
-  return [link.title, link.note, link.url].filter((s) => s).join("\n");
-}
-
 /** The parts of a row every kind shares. */
-function head(rec: TapeRecord): Pick<ImportedRow, "lsn" | "tenant" | "kind" | "ts" | "idemKey" | "idemDigest" | "opHash"> {
+function head(rec: TapeRecord): Omit<ImportedRow, keyof RowPayload> & { kind: RowPayload["kind"] } {
   return {
     lsn: rec.lsn,
     tenant: rec.tenant,
@@ -67,13 +54,10 @@ function head(rec: TapeRecord): Pick<ImportedRow, "lsn" | "tenant" | "kind" | "t
   };
 }
 
-/** A row holding no payload. */
-const EMPTY = { subject: null, contentHash: null, bytes: 0, text: null, data: null, sclass: SearchClass.note } as const;
-
 /** A forgotten record's row: no payload, no key, no operation hash; an older export's key becomes its digest (issue 14 item 4). */
 export function forgottenRow(rec: Extract<TapeRecord, { forgotten_by: number }>): ImportedRow {
   const digest = rec.idem_digest ? Buffer.from(rec.idem_digest, "hex") : rec.idem_key ? idemDigest(rec.tenant, rec.idem_key) : null;
-  return { ...head(rec), ...EMPTY, idemKey: null, idemDigest: digest, opHash: null };
+  return { ...head(rec), ...NO_PAYLOAD, idemKey: null, idemDigest: digest, opHash: null };
 }
 
 /**
@@ -82,11 +66,10 @@ export function forgottenRow(rec: Extract<TapeRecord, { forgotten_by: number }>)
  * an older export's selector is dropped, the LSNs are what a replay needs.
  */
 export function forgetRow(rec: Extract<LiveRecord, { kind: "forget" }>, hidden: number[], at: string): ImportedRow {
-  const lsns = lsnRanges(hidden);
-  if (rec.lsns !== undefined && (rec.hidden !== hidden.length || JSON.stringify(rec.lsns) !== JSON.stringify(lsns))) {
+  if (rec.lsns !== undefined && (rec.hidden !== hidden.length || JSON.stringify(rec.lsns) !== JSON.stringify(forgetData(hidden).lsns))) {
     throw new ZeroDbError("invalid_input", `${at}: lsns do not match the records that name this forget`, { field: `${at}.lsns` });
   }
-  return { ...head(rec), ...EMPTY, data: { hidden: hidden.length, lsns } };
+  return { ...head(rec), ...forgetPayload(hidden) };
 }
 
 /** The row of a live turn, fact, link or object, as the live write makes it. */
@@ -94,25 +77,14 @@ export function liveRow(rec: Exclude<LiveRecord, { kind: "forget" }>): ImportedR
   switch (rec.kind) {
     case "turn": {
       const meta = Object.keys(rec.meta).length > 0 ? rec.meta : undefined;
-      return {
-        ...head(rec),
-        subject: rec.session,
-        contentHash: contentHash(rec.content),
-        bytes: Buffer.byteLength(rec.content, "utf8"),
-        text: rec.content,
-        data: meta ? { role: rec.role, meta } : { role: rec.role },
-        sclass: turnClass(rec.role, meta),
-      };
+      return { ...head(rec), ...turnPayload(rec.session, { role: rec.role, content: rec.content, meta }) };
     }
     case "fact":
-      return { ...head(rec), ...EMPTY, subject: rec.key, bytes: Buffer.byteLength(JSON.stringify(rec.value), "utf8"), data: { value: rec.value } };
-    case "link": {
-      const data = { url: rec.url, title: rec.title, note: rec.note };
-      const text = linkText(data);
-      return { ...head(rec), ...EMPTY, bytes: Buffer.byteLength(text), text, data, sclass: SearchClass.link };
-    }
+      return { ...head(rec), ...factPayload(rec.key, rec.value) };
+    case "link":
+      return { ...head(rec), ...linkPayload(rec) };
     case "object":
-      return { ...head(rec), ...EMPTY, subject: rec.object, bytes: rec.size, data: { size: rec.size, type: rec.type, name: rec.name } };
+      return { ...head(rec), ...objectPayload(rec.object, rec) };
   }
 }
 

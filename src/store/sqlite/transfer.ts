@@ -5,6 +5,7 @@ import type { TapeRecord } from "../../schema/tape.ts";
 import { type ImportedRow, forgetRow, forgottenRow, importLines, liveRow, orphanForgotten } from "../import-records.ts";
 import { type NewRow, insertRow } from "./_tape.ts";
 import { hiddenBy } from "./forget-record.ts";
+import { sqlitePayload } from "./row-data.ts";
 import { applyForget, sameAsStored } from "./increment.ts";
 import { type Row, toRecord } from "./row-record.ts";
 
@@ -115,8 +116,7 @@ function restore(db: Database, rec: TapeRecord, at: string): void {
   }
 }
 
-/** A row as SQLite holds it: `data` as JSON text, and a fact's the value itself (facts.ts writes it so). */
+/** A row as SQLite holds it (row-data.ts). */
 function sqliteRow(row: ImportedRow): NewRow {
-  const data = row.data === null ? null : JSON.stringify(row.kind === "fact" ? row.data.value : row.data);
-  return { ...row, data };
+  return { ...row, ...sqlitePayload(row) };
 }
