@@ -2,28 +2,37 @@
  * `npm test`: builds dist/zerodb (the end-to-end tests drive it), runs
  * `bun test`, and closes with one line `tests: N passed, N failed in 3m 41s`
  * (the wall time of the whole run, build included).
- * `npm run test:fast` (`--fast`): only the fast tier of scripts/test/tiers.ts.
- * Other arguments go to `bun test` (a file filter, -t NAME...).
+ * `npm run test:fast` (`--fast`): only the fast tier of scripts/test/tiers.ts,
+ * under the paths given, built only when one of its files runs the binary.
+ * `--help` says so; other arguments go to `bun test` (scripts/test/plan.ts).
  */
 import { resolve } from "node:path";
 import { $ } from "bun";
-import { fastFiles } from "./test/tiers.ts";
+import { HELP, planTests } from "./test/plan.ts";
 
 const t0 = performance.now();
 const ROOT = resolve(import.meta.dir, "..");
-const fast = process.argv.includes("--fast");
-const args = process.argv.slice(2).filter((a) => a !== "--fast");
-
-const build = await $`bun scripts/build.ts --quiet`.cwd(ROOT).nothrow();
-if (build.exitCode !== 0) {
-  console.error("build failed");
+const plan = planTests(process.argv.slice(2), ROOT);
+if (plan.help) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
+if (plan.nothing) {
+  console.error(plan.nothing);
   process.exit(1);
+}
+
+if (plan.build) {
+  const build = await $`bun scripts/build.ts --quiet`.cwd(ROOT).nothrow();
+  if (build.exitCode !== 0) {
+    console.error("build failed");
+    process.exit(1);
+  }
 }
 
 // Tests spawn real processes (serve, mcp, hook) and kill them in loops: give
 // each room. A test whose usual time comes within a third of this sets its own.
-const files = fast ? fastFiles(ROOT).map((f) => `./${f}`) : [];
-const proc = Bun.spawn(["bun", "test", "--timeout", "120000", ...files, ...args], { cwd: ROOT, stdout: "inherit", stderr: "pipe", env: process.env });
+const proc = Bun.spawn(["bun", "test", "--timeout", "120000", ...plan.files, ...plan.args], { cwd: ROOT, stdout: "inherit", stderr: "pipe", env: process.env });
 let tail = "";
 const decoder = new TextDecoder();
 for await (const chunk of proc.stderr) {

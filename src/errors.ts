@@ -68,37 +68,14 @@ export function notFound(message: string, field?: string): ZeroDbError {
 /**
  * Turns anything thrown into a ZeroDbError. Unknown errors become `internal`
  * with a generic message; the original is kept as `cause` for the log only.
+ * Each engine maps its own codes first, at the store's boundary
+ * (src/store/sqlite/errors.ts, src/store/postgres/errors.ts).
  */
 export function toZeroDbError(err: unknown): ZeroDbError {
   if (err instanceof ZeroDbError) return err;
-  const sqlite = fromSqliteError(err);
-  if (sqlite) return sqlite;
   const errno = (err as { code?: unknown } | null)?.code;
   if (errno === "ENOSPC" || errno === "EDQUOT" || errno === "EFBIG") {
     return new ZeroDbError("storage_full", "the disk is full: free some space and retry", { cause: err });
   }
   return new ZeroDbError("internal", "internal error", { cause: err });
-}
-
-/** Maps SQLite's result codes to zerodb codes (https://sqlite.org/rescode.html). */
-function fromSqliteError(err: unknown): ZeroDbError | undefined {
-  if (!(err instanceof Error)) return undefined;
-  const code = String((err as { code?: unknown }).code ?? "");
-  if (!code.startsWith("SQLITE_")) return undefined;
-  if (code.startsWith("SQLITE_FULL") || (code.startsWith("SQLITE_IOERR_WRITE") && /disk|space/i.test(err.message))) {
-    return new ZeroDbError("storage_full", "the disk is full: free some space and retry", { cause: err });
-  }
-  if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB")) {
-    return new ZeroDbError("corrupt", "the store file is damaged: run `zerodb doctor`", { cause: err });
-  }
-  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
-    return new ZeroDbError("unavailable", `the store is busy (${code}): retry`, { cause: err });
-  }
-  if (code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_PERM")) {
-    return new ZeroDbError("unavailable", "the store cannot be opened for writing: check the data dir's permissions", { cause: err });
-  }
-  if (code.startsWith("SQLITE_IOERR")) {
-    return new ZeroDbError("unavailable", "the store could not be read or written (I/O error)", { cause: err });
-  }
-  return undefined;
 }

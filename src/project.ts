@@ -5,7 +5,7 @@
  */
 import { realpathSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { redactName } from "./redact.ts";
+import { redactName } from "./redact/redact.ts";
 import { sha256Hex } from "./util/hash.ts";
 
 /** Bytes the base name may take: 255 - "-" - 8 hex - "/" - 16 hex. */

@@ -9,7 +9,7 @@
  * positive (target 0, each one logged), and the labelled corpus's recall
  * and look-alikes changed (test/fixtures/redact/), tune and held-out split.
  */
-import { redact } from "../../src/redact.ts";
+import { redact } from "../../src/redact/redact.ts";
 import { score, secrets } from "../../test/fixtures/redact/corpus.ts";
 import { ROOT, type Figure, type Section, median, ratio, repeat, summarize } from "./_lib.ts";
 import { ordinaryCorpus } from "./_ordinary.ts";

@@ -7,7 +7,7 @@
  */
 import { META_MAX_BYTES } from "../limits.ts";
 import type { EntryInput } from "../schema/ops.ts";
-import { redact, redactValue } from "../redact.ts";
+import { redact, redactValue } from "../redact/redact.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { chunkText } from "./chunk.ts";
 import { isCompactionAgent } from "../search/classify.ts";

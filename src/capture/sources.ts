@@ -6,7 +6,7 @@
 import { lstatSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { IDEM_KEY_MAX_BYTES } from "../limits.ts";
-import { secretInName } from "../redact.ts";
+import { secretInName } from "../redact/redact.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { listDir } from "../util/fs.ts";
 import type { LineReader } from "./lines.ts";

@@ -63,6 +63,13 @@ export function vouchBatch(batch: object): void {
   vouched.add(batch);
 }
 
+// Why a hand-written twin of captureBatchSchema and not one generated from
+// it (issue 31): the schema's rules live in refinements (nameProblem,
+// refuseNul, the meta's JSON checks in Entry), closures zod cannot lay open,
+// so a generator would restate them anyway; and running zod at all, cold in
+// each hook process, is the cost the twin avoids. It only ever says "plainly
+// good" or "ask zod", never refuses; test/schema/capture-batch-check.test.ts
+// holds it to the schema on one good batch and many broken ones.
 const ROLES: ReadonlySet<unknown> = new Set(Role.options);
 const ENTRY_KEYS: ReadonlySet<string> = new Set(["role", "content", "meta", "idem_key"]);
 

@@ -17,7 +17,7 @@
  */
 import { invalid } from "../errors.ts";
 import type { AppendInput, FactSetInput, LinkAddInput, ObjectPutMeta } from "../schema/ops.ts";
-import { redact, redactValue, secretInName } from "../redact.ts";
+import { redact, redactValue, secretInName } from "../redact/redact.ts";
 
 /** An input as it will be written, and how many secrets were taken out of it. */
 export interface RedactedInput<T> {

@@ -7,7 +7,7 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { harnessBin } from "../harness.ts";
+import { harnessBin } from "../harness/_clis.ts";
 import { tempDir } from "../helpers.ts";
 import { ZERODB, logLines, readSession, runJson, scriptedMessagesApi } from "./_fixtures.ts";
 

@@ -9,7 +9,7 @@ import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { captureSession, projectSession } from "../../src/project.ts";
-import { harnessBin } from "../harness.ts";
+import { harnessBin } from "../harness/_clis.ts";
 import { runJson, tempDir } from "../helpers.ts";
 import { logLines, readSession } from "./_fixtures.ts";
 

@@ -11,7 +11,7 @@ import { expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectSession } from "../../src/project.ts";
-import { harnessBin } from "../harness.ts";
+import { harnessBin } from "../harness/_clis.ts";
 import { tempDir } from "../helpers.ts";
 import { type ScriptedBlock, type StoredTurn, logLines, onlyCaptureSession, readSession, runClaudeOffline, runJson, scriptedMessagesApi } from "./_fixtures.ts";
 

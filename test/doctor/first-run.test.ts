@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { harnessBin } from "../harness.ts";
+import { harnessBin } from "../harness/_clis.ts";
 import { runJson, runZ, tempDir } from "../helpers.ts";
 
 type Check = { name: string; status: "pass" | "warn" | "fail"; detail: string; fix?: string };

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { ZERODB, tempDir } from "../helpers.ts";
-import { harnessBin } from "../harness.ts";
+import { harnessBin } from "../harness/_clis.ts";
 
 // harnessBin prints why when it returns undefined; the test is then reported as skipped.
 const claude = await harnessBin("claude");

@@ -11,7 +11,7 @@ import { chmodSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } fr
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { tempDir } from "../helpers.ts";
-import { MCP_FILES, writeUserFiles } from "../connect/_fixtures.ts";
+import { MCP_FILES, writeUserFiles } from "../harness/_fixtures.ts";
 import { envOf, mcpUmask0, modes, notPrivate, runUmask0, underUmask0 } from "./_umask.ts";
 
 const mode = (p: string) => (statSync(p).mode & 0o777).toString(8).padStart(4, "0");

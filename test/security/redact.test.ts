@@ -6,7 +6,7 @@
  * make a backtracking regex take forever.
  */
 import { describe, expect, test } from "bun:test";
-import { redact, redactValue } from "../../src/redact.ts";
+import { redact, redactValue } from "../../src/redact/redact.ts";
 import { RULES } from "../../src/redact/rules.ts";
 import { anchorsOf } from "./_anchors.ts";
 import { base64, rand } from "../fixtures/redact/_rand.ts";

@@ -1,33 +1,20 @@
 /** fact_set, fact_get, fact_list and link_add on the PostgreSQL tape (DESIGN.md sections 5 and 8). */
 import { notFound } from "../../errors.ts";
 import { PAGE_DEFAULT } from "../../limits.ts";
-import { SearchClass } from "../../search/classify.ts";
 import type { FactGetInput, FactListInput, FactSetInput, LinkAddInput } from "../../schema/ops.ts";
 import type { Fact, FactListResult, WriteResult } from "../../schema/results.ts";
 import { BOOKKEEPING_FACTS, listsBookkeeping, prefixEnd } from "../ranges.ts";
 import { type Q, insertRow, writeOnce } from "./_tape.ts";
 import { opHash } from "../hashes.ts";
+import { factPayload, linkPayload } from "../rows.ts";
 import { decodeJson } from "./nul.ts";
 
 /** Sets a fact: a new tape row, and the current pointer moves to it. */
 export function factSet(sql: Q, tenant: string, input: FactSetInput): Promise<WriteResult> {
-  const value = JSON.stringify(input.value);
   const op = input.idem_key ? opHash.fact(input.key, input.value) : null;
   return writeOnce(sql, tenant, { key: input.idem_key, opHash: op }, async (tx, lsn) => {
     // The value is kept as JSON text inside the record, so a string, a number or null comes back exactly as given.
-    await insertRow(tx, lsn, {
-      tenant,
-      kind: "fact",
-      ts: Date.now(),
-      subject: input.key,
-      idemKey: input.idem_key ?? null,
-      opHash: op,
-      contentHash: null,
-      bytes: Buffer.byteLength(value, "utf8"),
-      text: null,
-      data: { value: input.value },
-      sclass: SearchClass.note,
-    });
+    await insertRow(tx, lsn, { tenant, ts: Date.now(), idemKey: input.idem_key ?? null, opHash: op, ...factPayload(input.key, input.value) });
     await tx`INSERT INTO facts (tenant, key, lsn) VALUES (${tenant}, ${input.key}, ${lsn}) ON CONFLICT (tenant, key) DO UPDATE SET lsn = excluded.lsn`;
   });
 }
@@ -57,29 +44,11 @@ export async function factList(sql: Q, tenant: string, input: FactListInput): Pr
   return { facts, next: rows.length > limit ? facts[facts.length - 1]!.key : null };
 }
 
-/** The text of a link that search indexes: its title, note and URL. */
-export function linkText(d: { url: string; title: string | null; note: string | null }): string {
-  return [d.title, d.note, d.url].filter((x) => x).join("\n");
-}
-
 /** Adds a link: a tape row whose title, note and URL are indexed for search (never fetched, D1). */
 export function linkAdd(sql: Q, tenant: string, input: LinkAddInput): Promise<WriteResult> {
-  const data = { url: input.url, title: input.title ?? null, note: input.note ?? null };
-  const text = linkText(data);
-  const op = input.idem_key ? opHash.link(data.url, data.title, data.note) : null;
+  const link = { url: input.url, title: input.title ?? null, note: input.note ?? null };
+  const op = input.idem_key ? opHash.link(link.url, link.title, link.note) : null;
   return writeOnce(sql, tenant, { key: input.idem_key, opHash: op }, (tx, lsn) =>
-    insertRow(tx, lsn, {
-      tenant,
-      kind: "link",
-      ts: Date.now(),
-      subject: null,
-      idemKey: input.idem_key ?? null,
-      opHash: op,
-      contentHash: null,
-      bytes: Buffer.byteLength(text, "utf8"),
-      text,
-      data,
-      sclass: SearchClass.link,
-    }),
+    insertRow(tx, lsn, { tenant, ts: Date.now(), idemKey: input.idem_key ?? null, opHash: op, ...linkPayload(link) }),
   );
 }

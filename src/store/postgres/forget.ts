@@ -10,10 +10,10 @@
  */
 import type { ForgetInput, Selector } from "../../schema/ops.ts";
 import type { ForgetResult } from "../../schema/results.ts";
-import { SearchClass } from "../../search/classify.ts";
-import { lsnRanges, prefixEnd } from "../ranges.ts";
+import { prefixEnd } from "../ranges.ts";
 import { type Q, idemDigest, insertRow, lockLsns } from "./_tape.ts";
 import { dropUnreferenced } from "./blobs.ts";
+import { forgetPayload } from "../rows.ts";
 
 interface Match {
   lsn: number;
@@ -72,19 +72,7 @@ export async function forget(sql: Q, tenant: string, input: ForgetInput): Promis
     const lsn = lsns.next();
     const ts = Date.now();
     const sorted = found.map((m) => m.lsn);
-    await insertRow(tx, lsn, {
-      tenant,
-      kind: "forget",
-      ts,
-      subject: null,
-      idemKey: null,
-      opHash: null,
-      contentHash: null,
-      bytes: 0,
-      text: null,
-      data: { hidden: found.length, lsns: lsnRanges(sorted) },
-      sclass: SearchClass.note,
-    });
+    await insertRow(tx, lsn, { tenant, ts, idemKey: null, opHash: null, ...forgetPayload(sorted) });
     for (const m of found) {
       await tx`UPDATE tape SET ts = ${ts}, subject = NULL, idem_key = NULL, idem_digest = ${m.idem_key === null ? null : idemDigest(tenant, m.idem_key)},
         op_hash = NULL, content_hash = NULL, bytes = 0, text = NULL, data = NULL, words = NULL, sclass = 0, forgotten_by = ${lsn}

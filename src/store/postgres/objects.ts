@@ -10,13 +10,13 @@ import { notFound } from "../../errors.ts";
 import { OBJECT_MAX_BYTES_DEFAULT, PAGE_DEFAULT } from "../../limits.ts";
 import { createFsBlobStore } from "../../objects/fs-store.ts";
 import type { ObjectSource } from "../../objects/types.ts";
-import { SearchClass } from "../../search/classify.ts";
 import { ObjectPutMeta, type ObjectGetInput, type ObjectListInput } from "../../schema/ops.ts";
 import { parseInput } from "../../schema/parse.ts";
 import type { ObjectInfo, ObjectListResult, ObjectPutResult } from "../../schema/results.ts";
 import type { ObjectBody } from "../types.ts";
 import { type Q, insertRow, lockLsns, priorWrite } from "./_tape.ts";
 import { opHash } from "../hashes.ts";
+import { objectPayload } from "../rows.ts";
 import { discardUpload, publish, readChunks, reapIdleUploads, uploadChunks } from "./blobs.ts";
 import { decodeJson } from "./nul.ts";
 
@@ -67,19 +67,7 @@ async function put(sql: Q, tenant: string, body: ObjectSource, meta: ObjectPutMe
       }
       await publish(tx, staged);
       const lsn = lsns.next();
-      await insertRow(tx, lsn, {
-        tenant,
-        kind: "object",
-        ts: Date.now(),
-        subject: digest,
-        idemKey: meta.idem_key ?? null,
-        opHash: op,
-        contentHash: null,
-        bytes: size,
-        text: null,
-        data: { size, type, name },
-        sclass: SearchClass.note,
-      });
+      await insertRow(tx, lsn, { tenant, ts: Date.now(), idemKey: meta.idem_key ?? null, opHash: op, ...objectPayload(digest, { size, type, name }) });
       await lsns.release();
       return { object: digest, size, type, lsn, duplicate: false };
     });

@@ -5,14 +5,10 @@
  * not travel with the tape (as on SQLite today).
  */
 import { ZeroDbError } from "../../errors.ts";
-import { parseInput } from "../../schema/parse.ts";
-import { type TapeRecord, tapeRecordSchema } from "../../schema/tape.ts";
-import { SearchClass, turnClass } from "../../search/classify.ts";
-import { type NewRow, type Q, idemDigest, insertRow, isoTime } from "./_tape.ts";
-import { linkText } from "./facts.ts";
-import { lsnRanges } from "../ranges.ts";
-import { contentHash } from "../hashes.ts";
+import type { TapeRecord } from "../../schema/tape.ts";
 import { checkPayload } from "../import-check.ts";
+import { forgetRow, forgottenRow, importLines, liveRow, orphanForgotten } from "../import-records.ts";
+import { type Q, insertRow, isoTime } from "./_tape.ts";
 import { decodeJson, decodeText } from "./nul.ts";
 
 /** Rows read per round trip while exporting. */
@@ -102,100 +98,42 @@ export async function importInto(tx: Q, records: AsyncIterable<unknown>): Promis
   if (Number(existing.n) > 0) throw new ZeroDbError("conflict", "import needs an empty store: this one already holds records");
   let last = 0;
   let line = 0;
-  for await (const raw of records) {
-    line++;
-    const at = `line ${line}`;
-    const rec = parseInput(tapeRecordSchema(raw), raw, at);
-    if (rec.lsn <= last) throw new ZeroDbError("invalid_input", `${at}: lsn ${rec.lsn} is not greater than ${last}`, { field: `${at}.lsn` });
-    last = rec.lsn;
-    checkPayload(rec, at);
-    await restore(tx, rec, at);
+  for await (const next of importLines(records)) {
+    ({ line } = next);
+    last = next.rec.lsn;
+    checkPayload(next.rec, next.at);
+    await restore(tx, next.rec, next.at);
   }
   // Every forgotten record names a forget of its tenant: a crafted export cannot hide rows behind one that never happened.
   const [orphan] = await tx`SELECT t.lsn FROM tape t WHERE t.forgotten_by IS NOT NULL AND NOT EXISTS
     (SELECT 1 FROM tape f WHERE f.lsn = t.forgotten_by AND f.kind = 'forget' AND f.tenant = t.tenant) LIMIT 1`;
-  if (orphan) throw new ZeroDbError("invalid_input", `record ${orphan.lsn}: forgotten_by names no forget of its tenant`, { field: "forgotten_by" });
+  if (orphan) throw orphanForgotten(Number(orphan.lsn));
   await tx`UPDATE lsn_counter SET last = ${Math.max(last, Number(counter.last))} WHERE id = 1`;
   return { records: line, last_lsn: last };
 }
 
+/** Writes one record's row and what it derives: a turn's session, a fact's live value, a forget's time on what it hid. */
 async function restore(tx: Q, rec: TapeRecord, at: string): Promise<void> {
-  const ts = Date.parse(rec.ts);
-  const common: Omit<NewRow, "kind" | "subject" | "bytes" | "text" | "data" | "contentHash" | "sclass"> = {
-    tenant: rec.tenant,
-    ts,
-    idemKey: rec.idem_key ?? null,
-    opHash: rec.op_hash ? Buffer.from(rec.op_hash, "hex") : null,
-  };
-  const none = { contentHash: null, sclass: SearchClass.note as number };
   if ("forgotten_by" in rec) {
-    // An older export's key and op_hash become the digest alone (issue 14 item 4).
-    const digest = rec.idem_digest ? Buffer.from(rec.idem_digest, "hex") : rec.idem_key ? idemDigest(rec.tenant, rec.idem_key) : null;
-    await insertRow(tx, rec.lsn, { ...common, ...none, kind: rec.kind, idemKey: null, opHash: null, subject: null, bytes: 0, text: null, data: null });
-    await tx`UPDATE tape SET forgotten_by = ${rec.forgotten_by}, idem_digest = ${digest}, sclass = 0 WHERE lsn = ${rec.lsn}`;
+    const row = forgottenRow(rec);
+    await insertRow(tx, rec.lsn, row);
+    await tx`UPDATE tape SET forgotten_by = ${rec.forgotten_by}, idem_digest = ${row.idemDigest ? Buffer.from(row.idemDigest) : null}, sclass = 0 WHERE lsn = ${rec.lsn}`;
     return;
   }
-  switch (rec.kind) {
-    case "turn": {
-      const bytes = Buffer.byteLength(rec.content, "utf8");
-      const meta = Object.keys(rec.meta).length > 0 ? rec.meta : undefined;
-      await insertRow(tx, rec.lsn, {
-        ...common,
-        kind: "turn",
-        subject: rec.session,
-        contentHash: contentHash(rec.content),
-        bytes,
-        text: rec.content,
-        data: meta ? { role: rec.role, meta } : { role: rec.role },
-        sclass: turnClass(rec.role, meta),
-      });
-      await tx`INSERT INTO sessions (tenant, name, turns, first_lsn, last_lsn, bytes) VALUES (${rec.tenant}, ${rec.session}, 1, ${rec.lsn}, ${rec.lsn}, ${bytes})
-        ON CONFLICT (tenant, name) DO UPDATE SET turns = sessions.turns + 1, last_lsn = excluded.last_lsn, bytes = sessions.bytes + excluded.bytes`;
-      return;
-    }
-    case "fact": {
-      const bytes = Buffer.byteLength(JSON.stringify(rec.value), "utf8");
-      await insertRow(tx, rec.lsn, { ...common, ...none, kind: "fact", subject: rec.key, bytes, text: null, data: { value: rec.value } });
-      await tx`INSERT INTO facts (tenant, key, lsn) VALUES (${rec.tenant}, ${rec.key}, ${rec.lsn}) ON CONFLICT (tenant, key) DO UPDATE SET lsn = excluded.lsn`;
-      return;
-    }
-    case "forget": {
-      // The records it hid come before it (their LSNs are lower) and name it.
-      const hidden = (await tx`SELECT lsn FROM tape WHERE forgotten_by = ${rec.lsn} ORDER BY lsn`).map((r: { lsn: string }) => Number(r.lsn));
-      const lsns = lsnRanges(hidden);
-      if (rec.lsns !== undefined && (rec.hidden !== hidden.length || JSON.stringify(rec.lsns) !== JSON.stringify(lsns))) {
-        throw new ZeroDbError("invalid_input", `${at}: lsns do not match the records that name this forget`, { field: `${at}.lsns` });
-      }
-      await insertRow(tx, rec.lsn, { ...common, ...none, kind: "forget", subject: null, bytes: 0, text: null, data: { hidden: hidden.length, lsns } });
-      // A forgotten record keeps the forget's time, not its own (as forget does).
-      await tx`UPDATE tape SET ts = ${ts} WHERE forgotten_by = ${rec.lsn}`;
-      return;
-    }
-    case "link": {
-      const data = { url: rec.url, title: rec.title, note: rec.note };
-      const text = linkText(data);
-      await insertRow(tx, rec.lsn, {
-        ...common,
-        kind: "link",
-        subject: null,
-        contentHash: null,
-        bytes: Buffer.byteLength(text),
-        text,
-        data,
-        sclass: SearchClass.link,
-      });
-      return;
-    }
-    case "object":
-      await insertRow(tx, rec.lsn, {
-        ...common,
-        ...none,
-        kind: "object",
-        subject: rec.object,
-        bytes: rec.size,
-        text: null,
-        data: { size: rec.size, type: rec.type, name: rec.name },
-      });
-      return;
+  if (rec.kind === "forget") {
+    // The records it hid come before it (their LSNs are lower) and name it.
+    const hidden = (await tx`SELECT lsn FROM tape WHERE forgotten_by = ${rec.lsn} ORDER BY lsn`).map((r: { lsn: string }) => Number(r.lsn));
+    await insertRow(tx, rec.lsn, forgetRow(rec, hidden, at));
+    // A forgotten record keeps the forget's time, not its own (as forget does).
+    await tx`UPDATE tape SET ts = ${Date.parse(rec.ts)} WHERE forgotten_by = ${rec.lsn}`;
+    return;
+  }
+  const row = liveRow(rec);
+  await insertRow(tx, rec.lsn, row);
+  if (rec.kind === "turn") {
+    await tx`INSERT INTO sessions (tenant, name, turns, first_lsn, last_lsn, bytes) VALUES (${rec.tenant}, ${rec.session}, 1, ${rec.lsn}, ${rec.lsn}, ${row.bytes})
+      ON CONFLICT (tenant, name) DO UPDATE SET turns = sessions.turns + 1, last_lsn = excluded.last_lsn, bytes = sessions.bytes + excluded.bytes`;
+  } else if (rec.kind === "fact") {
+    await tx`INSERT INTO facts (tenant, key, lsn) VALUES (${rec.tenant}, ${rec.key}, ${rec.lsn}) ON CONFLICT (tenant, key) DO UPDATE SET lsn = excluded.lsn`;
   }
 }

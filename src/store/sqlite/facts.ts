@@ -8,6 +8,8 @@ import { pageTake } from "../history-page.ts";
 import { BOOKKEEPING_FACTS, listsBookkeeping } from "../ranges.ts";
 import { insertRow, isoTime, prefixRange, verifyRow, writeOnce } from "./_tape.ts";
 import { opHash } from "../hashes.ts";
+import { factPayload } from "../rows.ts";
+import { sqlitePayload } from "./row-data.ts";
 
 /** A fact's row as both the current and the as-of reads take it. */
 export interface FactRow {
@@ -21,21 +23,9 @@ export interface FactRow {
 
 /** Sets a fact: a new tape row, and the current pointer moves to it. */
 export function factSet(db: Database, tenant: string, input: FactSetInput): WriteResult {
-  const value = JSON.stringify(input.value);
   const op = input.idem_key ? opHash.fact(input.key, input.value) : null;
   return writeOnce(db, tenant, { key: input.idem_key, opHash: op }, () => {
-    const lsn = insertRow(db, {
-      tenant,
-      kind: "fact",
-      ts: Date.now(),
-      subject: input.key,
-      idemKey: input.idem_key ?? null,
-      opHash: op,
-      contentHash: null,
-      bytes: Buffer.byteLength(value, "utf8"),
-      text: null,
-      data: value,
-    });
+    const lsn = insertRow(db, { tenant, ts: Date.now(), idemKey: input.idem_key ?? null, opHash: op, ...sqlitePayload(factPayload(input.key, input.value)) });
     db.query("INSERT INTO facts (tenant, key, lsn) VALUES (?, ?, ?) ON CONFLICT (tenant, key) DO UPDATE SET lsn = excluded.lsn").run(tenant, input.key, lsn);
     return lsn;
   });

@@ -5,21 +5,11 @@
  * selector: a session name or fact key says what was forgotten.
  */
 import type { Database } from "bun:sqlite";
-import { lsnRanges } from "../ranges.ts";
 import { idemDigest } from "../hashes.ts";
+import { forgetData } from "../rows.ts";
 import { rowChecksum } from "./_tape.ts";
 
 /** A forget record's data: the count and the hidden LSNs as inclusive ranges. */
-export interface ForgetData {
-  hidden: number;
-  lsns: [number, number][];
-}
-
-/** The data of the forget that hid these LSNs (sorted). */
-export function forgetData(sorted: readonly number[]): ForgetData {
-  return { hidden: sorted.length, lsns: lsnRanges(sorted) };
-}
-
 /** The LSNs a forget hid, read from the rows it marked, sorted. */
 export function hiddenBy(db: Database, forgetLsn: number): number[] {
   return (db.query("SELECT lsn FROM tape WHERE forgotten_by = ? ORDER BY lsn").all(forgetLsn) as { lsn: number }[]).map((r) => r.lsn);

@@ -9,7 +9,8 @@ import type { ForgetInput, Selector } from "../../schema/ops.ts";
 import type { ForgetResult } from "../../schema/results.ts";
 import { idemDigest } from "../hashes.ts";
 import { insertRow, prefixRange } from "./_tape.ts";
-import { forgetData } from "./forget-record.ts";
+import { forgetPayload } from "../rows.ts";
+import { sqlitePayload } from "./row-data.ts";
 import { BUSY_TIMEOUT_MS } from "./open.ts";
 import { secureDeletes, unindexRow } from "./search-index.ts";
 
@@ -70,18 +71,7 @@ export function forget(db: Database, tenant: string, input: ForgetInput): Forget
       const found = matches(db, tenant, input.selector).sort((a, b) => a.lsn - b.lsn);
       if (found.length === 0) return { result: { lsn: null, hidden: 0, dry_run: false }, digests: [] };
       const ts = Date.now();
-      const lsn = insertRow(db, {
-        tenant,
-        kind: "forget",
-        ts,
-        subject: null,
-        idemKey: null,
-        opHash: null,
-        contentHash: null,
-        bytes: 0,
-        text: null,
-        data: JSON.stringify(forgetData(found.map((m) => m.lsn))),
-      });
+      const lsn = insertRow(db, { tenant, ts, idemKey: null, opHash: null, ...sqlitePayload(forgetPayload(found.map((m) => m.lsn))) });
       purge(db, tenant, found, { lsn, ts });
       recomputeDerived(db, tenant, found);
       const digests = [...new Set(found.filter((m) => m.kind === "object").map((m) => m.subject!))];

@@ -5,27 +5,16 @@ import type { LinkAddInput, LinkListInput } from "../../schema/ops.ts";
 import type { LinkListResult, WriteResult } from "../../schema/results.ts";
 import { pageTake } from "../history-page.ts";
 import { insertRow, isoTime, verifyRow, writeOnce } from "./_tape.ts";
-import { linkText } from "./transfer.ts";
+import { linkPayload } from "../rows.ts";
+import { sqlitePayload } from "./row-data.ts";
 import { opHash } from "../hashes.ts";
 
 /** Adds a link: a tape row whose title, note and URL are indexed for search. */
 export function linkAdd(db: Database, tenant: string, input: LinkAddInput): WriteResult {
-  const data = { url: input.url, title: input.title ?? null, note: input.note ?? null };
-  const text = linkText(data);
-  const op = input.idem_key ? opHash.link(data.url, data.title, data.note) : null;
+  const link = { url: input.url, title: input.title ?? null, note: input.note ?? null };
+  const op = input.idem_key ? opHash.link(link.url, link.title, link.note) : null;
   return writeOnce(db, tenant, { key: input.idem_key, opHash: op }, () =>
-    insertRow(db, {
-      tenant,
-      kind: "link",
-      ts: Date.now(),
-      subject: null,
-      idemKey: input.idem_key ?? null,
-      opHash: op,
-      contentHash: null,
-      bytes: Buffer.byteLength(text, "utf8"),
-      text,
-      data: JSON.stringify(data),
-    }),
+    insertRow(db, { tenant, ts: Date.now(), idemKey: input.idem_key ?? null, opHash: op, ...sqlitePayload(linkPayload(link)) }),
   );
 }
 

@@ -16,6 +16,8 @@ import type { ObjectBody } from "../types.ts";
 import { insertRow, priorWrite, verifyRow } from "./_tape.ts";
 import { collect, reconcile } from "./objects-gc.ts";
 import { opHash } from "../hashes.ts";
+import { objectPayload } from "../rows.ts";
+import { sqlitePayload } from "./row-data.ts";
 
 /** The media type of an object put without one. */
 export const DEFAULT_TYPE = "application/octet-stream";
@@ -108,15 +110,10 @@ async function put(
         db.query("INSERT INTO objects (digest, size, created) VALUES (?, ?, ?) ON CONFLICT (digest) DO NOTHING").run(digest, size, Date.now());
         const lsn = insertRow(db, {
           tenant,
-          kind: "object",
           ts: Date.now(),
-          subject: digest,
           idemKey: meta.idem_key ?? null,
           opHash: op,
-          contentHash: null,
-          bytes: size,
-          text: null,
-          data: JSON.stringify({ size, type, name }),
+          ...sqlitePayload(objectPayload(digest, { size, type, name })),
         });
         return { object: digest, size, type, lsn, duplicate: false };
       })

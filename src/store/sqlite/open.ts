@@ -5,7 +5,8 @@
 import { Database } from "bun:sqlite";
 import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ZeroDbError, toZeroDbError } from "../../errors.ts";
+import { ZeroDbError } from "../../errors.ts";
+import { fromSqliteError } from "./errors.ts";
 import { guardPrivatePaths } from "../../util/private-path.ts";
 import { loadIdentity } from "./identity.ts";
 import { type MigrateOptions, migrate } from "./migrate.ts";
@@ -75,7 +76,7 @@ function whileBusy<T>(fn: () => T): T {
 }
 
 function openError(err: unknown, file: string): ZeroDbError {
-  const e = toZeroDbError(err);
+  const e = fromSqliteError(err);
   if (e.code === "corrupt" && !(err instanceof ZeroDbError)) {
     return new ZeroDbError("corrupt", `the store file ${file} is damaged or not a zerodb store: run \`zerodb doctor\``, { cause: err });
   }

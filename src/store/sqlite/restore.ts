@@ -26,6 +26,7 @@ import { forkAt, sameHistory, saveLineage } from "./lineage.ts";
 import { openDatabase } from "./open.ts";
 import { restoreFile } from "./restore-file.ts";
 import { damagedRows } from "./verify.ts";
+import { fromSqliteError } from "./errors.ts";
 
 /**
  * Refuses a target that holds anything: restoring over a store could bring
@@ -56,6 +57,15 @@ export function checkRestoreTarget(target: string): void {
  * order) into `dataDir`, which must be empty or not exist.
  */
 export async function restoreBackup(files: string[], dataDir: string): Promise<RestoreResult> {
+  try {
+    return await restoreInto(files, dataDir);
+  } catch (err) {
+    throw fromSqliteError(err);
+  }
+}
+
+/** restoreBackup, its failures not yet mapped. */
+async function restoreInto(files: string[], dataDir: string): Promise<RestoreResult> {
   const target = resolve(dataDir);
   checkRestoreTarget(target);
   if (!isDir(dirname(target))) throw new ZeroDbError("invalid_input", `data_dir: the directory ${dirname(target)} does not exist`, { field: "data_dir" });

@@ -8,7 +8,8 @@ import type { Database } from "bun:sqlite";
 import type { TapeRecord } from "../../schema/tape.ts";
 import { lsnRanges } from "../ranges.ts";
 import { isoTime, verifyRow } from "./_tape.ts";
-import { type ForgetData, hiddenBy } from "./forget-record.ts";
+import type { ForgetData } from "../rows.ts";
+import { hiddenBy } from "./forget-record.ts";
 
 /** A tape row as export reads it. */
 export interface Row {

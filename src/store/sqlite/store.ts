@@ -1,6 +1,6 @@
 /** The SQLite engine behind the Store and Memory interfaces. */
 import type { Database } from "bun:sqlite";
-import { ZeroDbError, invalid, toZeroDbError } from "../../errors.ts";
+import { ZeroDbError, invalid } from "../../errors.ts";
 import { checkTenant } from "../../schema/common.ts";
 import type * as Ops from "../../schema/ops.ts";
 import { type EngineOps, createMemory } from "../memory.ts";
@@ -17,6 +17,7 @@ import { openDatabase } from "./open.ts";
 import { search } from "./search.ts";
 import { stats } from "./stats.ts";
 import { damagedRows } from "./verify.ts";
+import { fromSqliteError, mapped } from "./errors.ts";
 import { sqliteTokens } from "./tokens.ts";
 import { traceDatabase } from "./trace.ts";
 import { exportRows, importRecords } from "./transfer.ts";
@@ -74,7 +75,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     try {
       return await fn();
     } catch (err) {
-      throw toZeroDbError(err);
+      throw fromSqliteError(err);
     }
   };
 
@@ -120,9 +121,14 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
       if (closed) throw new ZeroDbError("unavailable", "the store is closed");
       if (opts.tenant !== undefined) checkTenant(opts.tenant);
       // An increment's start, checked before the first chunk: a bad --since writes no file.
-      const start = backupStart(db, opts);
+      let start: ReturnType<typeof backupStart>;
+      try {
+        start = backupStart(db, opts);
+      } catch (err) {
+        throw fromSqliteError(err);
+      }
       const counts = { records: 0, tokens: 0, cursors: 0, objects: 0, after: start.after, last_lsn: 0 };
-      return { chunks: backupChunks(db, objects.blobs, { ...start, counts }), counts };
+      return { chunks: mapped(backupChunks(db, objects.blobs, { ...start, counts })), counts };
     },
     hook: (h) => void hooks.push(h),
     async *exportTape(opts = {}) {
@@ -131,7 +137,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
       try {
         yield* exportRows(db, opts);
       } catch (err) {
-        throw toZeroDbError(err);
+        throw fromSqliteError(err);
       }
     },
     importTape: async (records) => {
@@ -144,7 +150,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
         }
         return result;
       } catch (err) {
-        throw toZeroDbError(err);
+        throw fromSqliteError(err);
       }
     },
     check: (opts = {}) =>
@@ -159,7 +165,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
           if (damaged.length > 0) return { ok: false, detail: `records failing their checksum: ${damaged.join(", ")}` };
           if (opts.full) db.run("INSERT INTO words (words, rank) VALUES ('integrity-check', 1)");
         } catch (err) {
-          const e = toZeroDbError(err);
+          const e = fromSqliteError(err);
           if (e.code === "corrupt") return { ok: false, detail: `${pragma}: the store file is damaged (${(err as Error).message})` };
           throw e;
         }

@@ -24,7 +24,7 @@ import {
   runJson,
   scriptedMessagesApi,
 } from "../../capture/_fixtures.ts";
-import { harnessBin } from "../../harness.ts";
+import { harnessBin } from "../../harness/_clis.ts";
 import { tempDir } from "../../helpers.ts";
 import { CHROMIUM, SHOTS, seriousViolations } from "./_browser.ts";
 import { spawnUi } from "./_ui.ts";

@@ -6,11 +6,11 @@
  * entropy check, credentials in URLs, headers and command lines, private
  * keys and card numbers. Names, users and hosts around a secret are kept.
  */
-import { type Escaped, escapedViews } from "./redact/escapes.ts";
-import { findAll, settle } from "./redact/find.ts";
-import { RULES } from "./redact/rules.ts";
-import type { Hit } from "./redact/types.ts";
-import { redactJson } from "./redact/value.ts";
+import { type Escaped, escapedViews } from "./escapes.ts";
+import { findAll, settle } from "./find.ts";
+import { RULES } from "./rules.ts";
+import type { Hit } from "./types.ts";
+import { redactJson } from "./value.ts";
 
 const PRIVATE = /<private>[\s\S]*?(?:<\/private>|$)/gi;
 /** A `<private>` tag; one literal is cheaper to look for than an alternation (a pass over every captured byte). */

@@ -16,7 +16,7 @@ export const HARNESS_PACKAGES = {
 } as const;
 
 /** Where the CLIs are installed. */
-export const HARNESS_DIR = resolve(import.meta.dir, "..", ".harnesses");
+export const HARNESS_DIR = resolve(import.meta.dir, "..", "..", ".harnesses");
 
 /** Path of an installed CLI, installing it first when needed; undefined (with a warning) when it cannot be had. */
 export async function harnessBin(name: keyof typeof HARNESS_PACKAGES): Promise<string | undefined> {

@@ -7,7 +7,7 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { harnessBin } from "../harness.ts";
+import { harnessBin } from "./_clis.ts";
 import { ZERODB, runJson, tempDir } from "../helpers.ts";
 import { USER_FILES, writeUserFiles } from "./_fixtures.ts";
 

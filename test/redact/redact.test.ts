@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { redact } from "../../src/redact.ts";
+import { redact } from "../../src/redact/redact.ts";
 
 describe("redact (DESIGN.md 7.2)", () => {
   test("removes <private> spans, closed or running to the end", () => {
