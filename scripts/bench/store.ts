@@ -10,7 +10,7 @@ import { type Figure, type Section, median, pairedRatios, percentile, perSecond,
 import { WORDS, entryText, filler, plantedTarget, plantedWord } from "./_workload.ts";
 import { rawFsyncRate } from "./machine.ts";
 import { type BareTransaction, bareStore, bareWrite } from "./_bare.ts";
-import { turnClass } from "../../src/search/classify.ts";
+import { turnClass } from "../../src/search/search-class.ts";
 import { indexText } from "../../src/search/text.ts";
 import { contentHash } from "../../src/store/hashes.ts";
 import { rowChecksum } from "../../src/store/sqlite/_tape.ts";

@@ -19,7 +19,7 @@
  */
 import { closeSync, fstatSync, readSync } from "node:fs";
 import { isZeroDbError } from "../errors.ts";
-import type { CursorRow } from "../store/capture.ts";
+import type { CursorRow } from "../store/capture-cursors.ts";
 import { BOOKKEEPING_FACTS } from "../store/ranges.ts";
 import type { Memory } from "../store/types.ts";
 import { sha256Hex } from "../util/hash.ts";

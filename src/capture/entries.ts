@@ -10,8 +10,8 @@ import type { EntryInput } from "../schema/ops.ts";
 import { redact, redactValue } from "../redact/redact.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { chunkText } from "./chunk.ts";
-import { isCompactionAgent } from "../search/classify.ts";
-import { type ToolUse, classify } from "./classify.ts";
+import { isCompactionAgent } from "../search/search-class.ts";
+import { type ToolUse, classify } from "./turn-kind.ts";
 import { type ImageBlock, type Rendered, renderLine } from "./render.ts";
 
 /** One stored chunk of a line. */

@@ -13,7 +13,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { isJsonChat, isZstd } from "./lines.ts";
 import type { BatchRead, ReadBatchOptions } from "./read-batch.ts";
 import type { Source } from "./sources.ts";
-import { vouchBatch } from "../schema/capture.ts";
+import { vouchBatch } from "../schema/capture-batch.ts";
 
 /** A source as it crosses to the worker: without `open`, which the worker makes again for an opencode session. */
 export type WireSource = Omit<Source, "open">;
@@ -66,7 +66,7 @@ export interface ReadReply {
   read?: BatchRead;
   warnings: string[];
   error?: string;
-  /** The worker found the batch plainly good (plainlyGoodBatch, src/schema/capture.ts): the commit need not check it again. */
+  /** The worker found the batch plainly good (plainlyGoodBatch, src/schema/capture-batch.ts): the commit need not check it again. */
   checked?: boolean;
 }
 

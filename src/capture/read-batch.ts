@@ -5,7 +5,7 @@
  * the same cursor always gives the same batch, so a batch read ahead (in a
  * worker, read-ahead.ts) is the one a read at commit time would give.
  */
-import type { CaptureBatch, CaptureCursor, CaptureEntry } from "../store/capture.ts";
+import type { CaptureBatch, CaptureCursor, CaptureEntry } from "../store/capture-cursors.ts";
 import { lineEntries } from "./entries.ts";
 import { rendererOf } from "./formats.ts";
 import type { PendingImage } from "./images.ts";

@@ -3,8 +3,8 @@
  * the files of the last two sources open between them (a `.zst` rollout is
  * decompressed once), and closes them and itself when told.
  */
-import { plainlyGoodBatch } from "../schema/capture.ts";
-import { prepareTurns } from "../store/capture.ts";
+import { plainlyGoodBatch } from "../schema/capture-batch.ts";
+import { prepareTurns } from "../store/capture-cursors.ts";
 import type { ReadReply, ReadRequest } from "./read-ahead.ts";
 import { opencodeSource } from "./opencode.ts";
 import { SourceFile, readBatch } from "./read-batch.ts";

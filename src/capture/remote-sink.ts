@@ -20,7 +20,7 @@ import {
   compareCursors,
   cursorOf,
   resumeIndex,
-} from "../store/capture.ts";
+} from "../store/capture-cursors.ts";
 import type { Memory } from "../store/types.ts";
 import { writeFileAtomic } from "../util/atomic.ts";
 import { sha256Hex } from "../util/hash.ts";

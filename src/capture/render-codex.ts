@@ -9,7 +9,7 @@
  * is a findable turn; the copies are bookkeeping, which search leaves out by
  * default (DESIGN.md 11). Pure: no I/O, never throws.
  */
-import type { Shape, ToolUse } from "./classify.ts";
+import type { Shape, ToolUse } from "./turn-kind.ts";
 import type { Rendered } from "./render.ts";
 
 type Json = Record<string, unknown>;

@@ -16,7 +16,7 @@
  * `$set` of messages re-appends the kept history: stored again, as
  * bookkeeping, so search finds each message once. Pure: no I/O, never throws.
  */
-import type { Shape, ToolUse } from "./classify.ts";
+import type { Shape, ToolUse } from "./turn-kind.ts";
 import { displayText, wholeResult } from "./gemini-whole.ts";
 import type { Rendered } from "./render.ts";
 

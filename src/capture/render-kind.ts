@@ -4,8 +4,8 @@
  * system text is the harness's bookkeeping. render.ts renders the line;
  * this decides what it is, from the line's flags and its rendered text.
  */
-import { isCompactionAgent } from "../search/classify.ts";
-import type { Kind, Shape, ToolUse } from "./classify.ts";
+import { isCompactionAgent } from "../search/search-class.ts";
+import type { Kind, Shape, ToolUse } from "./turn-kind.ts";
 
 /** Harness text in a user line that nobody typed: slash-command output and its caveat, interruption markers. */
 const HARNESS_USER_TEXT = /^\s*(?:<local-command-(?:stdout|stderr|caveat)>|\[Request interrupted by user[^\]\n]*\]\s*$)/;
@@ -15,7 +15,7 @@ const HARNESS_USER_TEXT = /^\s*(?:<local-command-(?:stdout|stderr|caveat)>|\[Req
  * a compile error or a linter's finding the session then acted on, so system
  * text that search finds, not bookkeeping (measured on real transcripts:
  * docs/decisions/search.md). zerodb's own SessionStart context is still
- * recognised by its header and left out (classify.ts).
+ * recognised by its header and left out (turn-kind.ts).
  */
 const HOOK_OUTPUT = /^\s*<system-reminder>\s*[A-Za-z]+(?::[^\s]+)? hook (?:additional context|blocking error|success|error)/;
 

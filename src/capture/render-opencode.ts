@@ -11,7 +11,7 @@
  * read (a tool output pruned by compaction keeps its `time.compacted` out).
  * Pure: no I/O, never throws.
  */
-import type { Shape, ToolUse } from "./classify.ts";
+import type { Shape, ToolUse } from "./turn-kind.ts";
 import type { ImageBlock, Rendered } from "./render.ts";
 
 type Json = Record<string, unknown>;

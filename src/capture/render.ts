@@ -9,12 +9,12 @@
  * rendered as that message (DESIGN.md 11, "What is captured is what is
  * searched"), unless the subagent's own transcript holds it: then it is
  * stored from there, once, and the progress line is a small note. Its shape
- * (kind, tools called and answered: render-kind.ts) goes to classify.ts. Pure but for what
+ * (kind, tools called and answered: render-kind.ts) goes to turn-kind.ts. Pure but for what
  * `ownFile` answers; never throws.
  */
 import type { z } from "zod";
 import type { Role } from "../schema/common.ts";
-import type { Shape, ToolUse } from "./classify.ts";
+import type { Shape, ToolUse } from "./turn-kind.ts";
 import { type Blocks, messageShape } from "./render-kind.ts";
 
 /** An image block found in a line: its bytes are not stored in the text. */
@@ -30,7 +30,7 @@ export interface Rendered {
   content: string;
   meta: Record<string, unknown>;
   images: ImageBlock[];
-  /** Its kind, and the tools it calls or answers, for classify.ts. */
+  /** Its kind, and the tools it calls or answers, for turn-kind.ts. */
   shape: Shape;
 }
 

@@ -21,8 +21,8 @@
  */
 import type { z } from "zod";
 import type { Role } from "../schema/common.ts";
-import { isCompactionAgent } from "../search/classify.ts";
-import type { ToolUse } from "./classify.ts";
+import { isCompactionAgent } from "../search/search-class.ts";
+import type { ToolUse } from "./turn-kind.ts";
 import { lineEntries } from "./entries.ts";
 import { renderLine } from "./render.ts";
 import { isCompactionPrompt, isHookOutput } from "./render-kind.ts";
@@ -150,7 +150,7 @@ function asHookOutput(turn: StoredTurn, key: CaptureKey): Rerendered | undefined
  * A compaction turn captured with a kind of before (system, prompt, reply) as
  * kind `summary`, as render.ts and entries.ts now classify its line; turns
  * captured before capture wrote kinds keep their meta (their class comes
- * from it: search/classify.ts turnClass).
+ * from it: search/search-class.ts turnClass).
  */
 function asSummary(turn: StoredTurn, key: CaptureKey): Rerendered | undefined {
   const { meta } = turn;

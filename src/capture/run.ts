@@ -6,7 +6,7 @@
  */
 import { APPEND_MAX_ENTRIES } from "../limits.ts";
 import { ZeroDbError } from "../errors.ts";
-import { type CaptureBatch, type CaptureCursor, cursorOf } from "../store/capture.ts";
+import { type CaptureBatch, type CaptureCursor, cursorOf } from "../store/capture-cursors.ts";
 import { currentGeneration } from "./cursor-identity.ts";
 import { storeImages } from "./images.ts";
 import { type ReadAhead, readableAhead, worthAhead } from "./read-ahead.ts";

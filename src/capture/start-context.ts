@@ -14,7 +14,7 @@ import { CONTEXT_MAX_BYTES } from "./limits.ts";
 /**
  * The first line of the context SessionStart returns. Capture recognises the
  * context by it when Claude Code writes it back into the transcript
- * (classify.ts): it stays distinctive, and a new wording must keep
+ * (turn-kind.ts): it stays distinctive, and a new wording must keep
  * recognising the old one in transcripts written before it.
  */
 export const CONTEXT_HEADER = "# zerodb memory of this project";

@@ -6,7 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { captureSession, projectSession } from "../project.ts";
-import type { CursorRow } from "../store/capture.ts";
+import type { CursorRow } from "../store/capture-cursors.ts";
 import { SYNC_BATCH_ENTRIES, RUN_MAX_BYTES } from "./limits.ts";
 import { codexSource, rolloutId, threadOrigin } from "./codex.ts";
 import { chatCwd, chatPlace, chatSessionId, geminiSource } from "./gemini.ts";

@@ -1,14 +1,14 @@
 /**
  * Which tool a tool_result answers. The result names only its tool_use_id;
  * the name is in the tool_use block of an earlier line. The answer goes into
- * the entry's meta (classify.ts), and meta is part of an entry's idempotency
+ * the entry's meta (turn-kind.ts), and meta is part of an entry's idempotency
  * check (I3), so it must not depend on where a run happened to start: it is
  * defined by the transcript alone, as the tool_use with that id in the
  * nearest earlier line that starts at most TOOL_LOOKBACK_BYTES before the
  * result's line. Lines read in this run answer from memory; lines before the
  * run's first are searched in the file, backwards (transcripts only grow).
  */
-import type { ToolUse } from "./classify.ts";
+import type { ToolUse } from "./turn-kind.ts";
 import { TOOL_LOOKBACK_BYTES } from "./limits.ts";
 import { type Rendered, renderLine } from "./render.ts";
 

@@ -18,7 +18,7 @@ import {
   readState,
   readToml,
 } from "../harness/index.ts";
-import type { Behind } from "./capture.ts";
+import type { Behind } from "./capture-checks.ts";
 import { type Check, type DoctorContext, check, why } from "./types.ts";
 
 type Finding = { status: "pass" | "warn"; detail: string; fix?: string };

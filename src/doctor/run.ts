@@ -5,7 +5,7 @@
  */
 import { claudeCode } from "../harness/index.ts";
 import type { Store } from "../store/types.ts";
-import { captureBehind, captureState, hooksCheck, retentionCheck } from "./capture.ts";
+import { captureBehind, captureState, hooksCheck, retentionCheck } from "./capture-checks.ts";
 import { harnessHooksCheck, otherCaptureHooks } from "./harness-hooks.ts";
 import { harnessChecks } from "./harnesses.ts";
 import { filesCheck, homeCheck } from "./home.ts";

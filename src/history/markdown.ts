@@ -8,7 +8,7 @@
  * through escape.ts: it can never become raw HTML.
  */
 import type { Turn } from "../schema/results.ts";
-import { SearchClass, turnClass } from "../search/classify.ts";
+import { SearchClass, turnClass } from "../search/search-class.ts";
 import { codeBlock, codeSpan, markdownText } from "./escape.ts";
 
 /** Characters of a tool result shown by default; the rest is counted and left to `zerodb read`. */

@@ -10,7 +10,7 @@
  * turn answers them. A message its harness changed in place is found once,
  * as it now reads.
  */
-import { SearchClass } from "./classify.ts";
+import { SearchClass } from "./search-class.ts";
 
 /** The best turns whose conversation neighbours are read. */
 export const CONTEXT_TOP = 12;

@@ -3,7 +3,7 @@
  * how close together and in what order the query's words lie in it; then how
  * much of the query it holds and the turn's kind; recency breaks ties.
  */
-import { SearchClass } from "./classify.ts";
+import { SearchClass } from "./search-class.ts";
 
 /** BM25 parameters (the usual ones, https://en.wikipedia.org/wiki/Okapi_BM25). */
 const K1 = 1.2;

@@ -59,7 +59,7 @@ export async function restoreStore(
   files: string[],
   target: { dataDir: string } | { database: string; scratch: string; maxObjectBytes?: number },
 ): Promise<RestoreResult> {
-  const { checkRestoreTarget, restoreBackup } = await import("./sqlite/restore.ts");
+  const { checkRestoreTarget, restoreBackup } = await import("./sqlite/backup/restore.ts");
   if ("dataDir" in target) {
     // Refused before any file is read: a restore never lands on a store (it would bring back what was forgotten).
     checkRestoreTarget(target.dataDir);

@@ -5,7 +5,7 @@
  * keys) and how it keeps `data` (PostgreSQL as jsonb, SQLite as JSON text:
  * src/store/sqlite/row-data.ts).
  */
-import { SearchClass, turnClass } from "../search/classify.ts";
+import { SearchClass, turnClass } from "../search/search-class.ts";
 import { contentHash } from "./hashes.ts";
 import { lsnRanges } from "./ranges.ts";
 

@@ -10,7 +10,7 @@ import type * as Out from "../schema/results.ts";
 import type { TapeRecord } from "../schema/tape.ts";
 import type * as Tok from "../schema/tokens.ts";
 import type { ByteRange, ObjectSource } from "../objects/types.ts";
-import type { CaptureBatch, CommitOutcome, CursorRow } from "./capture.ts";
+import type { CaptureBatch, CommitOutcome, CursorRow } from "./capture-cursors.ts";
 
 /** An object as object_get returns it: its ref's fields and a way to read the bytes. */
 export interface ObjectBody extends Out.ObjectInfo {
@@ -120,7 +120,7 @@ export interface CaptureCursors {
   /**
    * The store's id, where the engine checksums rows with it (SQLite): capture
    * sync's read-ahead worker then computes each entry's checksum off the
-   * committing thread (prepareTurns in src/store/capture.ts).
+   * committing thread (prepareTurns in src/store/capture-cursors.ts).
    */
   readonly storeId?: string;
   /** The cursor of a source (its capture session fixed at the first capture), or undefined. */

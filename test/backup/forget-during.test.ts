@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createFsBlobStore } from "../../src/objects/fs-store.ts";
-import { backupChunks } from "../../src/store/sqlite/backup.ts";
+import { backupChunks } from "../../src/store/sqlite/backup/backup.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { writeAtomic } from "../../src/util/atomic.ts";
 import { tempDir } from "../helpers.ts";

@@ -1,5 +1,5 @@
 /** Capture batches as the transcript reader builds them, for the cursor tests (DESIGN.md 7.2). */
-import type { CaptureBatch, CaptureCursor } from "../../src/store/capture.ts";
+import type { CaptureBatch, CaptureCursor } from "../../src/store/capture-cursors.ts";
 
 /** The capture session the batches append to. */
 export const BATCH_SESSION = "proj-00000000/abc";

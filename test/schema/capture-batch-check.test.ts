@@ -1,12 +1,12 @@
 /**
- * checkCaptureBatch (src/schema/capture.ts) lets a plainly good capture batch
+ * checkCaptureBatch (src/schema/capture-batch.ts) lets a plainly good capture batch
  * past without zod and hands everything else to the capture batch schema.
  * It must never accept what the schema refuses, and a refusal must be the
  * schema's own error: checked here on one good batch and many broken ones.
  */
 import { describe, expect, test } from "bun:test";
 import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, META_MAX_BYTES } from "../../src/limits.ts";
-import { captureBatchSchema, checkCaptureBatch, plainlyGoodBatch } from "../../src/schema/capture.ts";
+import { captureBatchSchema, checkCaptureBatch, plainlyGoodBatch } from "../../src/schema/capture-batch.ts";
 import { parseInput } from "../../src/schema/parse.ts";
 import { chunkedBatch, lineBatch } from "../capture/_batches.ts";
 

@@ -1,6 +1,6 @@
 /**
  * A capture commit checks a plainly good batch by hand (checkCaptureBatch,
- * src/schema/capture.ts), with the batch schema as the fallback that names
+ * src/schema/capture-batch.ts), with the batch schema as the fallback that names
  * the field. The hand check must pass nothing the schema refuses: for every
  * batch here, good or bad, checkCaptureBatch and the schema give the same
  * answer. Then the prepared turns of capture sync's read-ahead worker.
@@ -9,9 +9,9 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, META_MAX_BYTES } from "../../src/limits.ts";
-import { captureBatchSchema, checkCaptureBatch, vouchBatch } from "../../src/schema/capture.ts";
+import { captureBatchSchema, checkCaptureBatch, vouchBatch } from "../../src/schema/capture-batch.ts";
 import { parseInput } from "../../src/schema/parse.ts";
-import { type CaptureBatch, prepareTurns } from "../../src/store/capture.ts";
+import { type CaptureBatch, prepareTurns } from "../../src/store/capture-cursors.ts";
 import { openStore } from "../../src/store/index.ts";
 import { chunkedBatch, lineBatch } from "../capture/_batches.ts";
 import { tempDir } from "../helpers.ts";

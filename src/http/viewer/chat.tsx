@@ -6,7 +6,7 @@
  * (what search leaves out by default) folded as one.
  */
 import type { Turn } from "../../schema/results.ts";
-import { SearchClass, turnClass } from "../../search/classify.ts";
+import { SearchClass, turnClass } from "../../search/search-class.ts";
 
 /**
  * Characters of a turn a session page shows: a page of 200 turns stays

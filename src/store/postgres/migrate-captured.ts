@@ -10,7 +10,7 @@
  */
 import type { SQL } from "bun";
 import { type RerenderLookups, type Rerendered, rerenderTurn } from "../../capture/rerender.ts";
-import { turnClass } from "../../search/classify.ts";
+import { turnClass } from "../../search/search-class.ts";
 import { contentHash, opHash } from "../hashes.ts";
 import { keyHeld } from "./_tape.ts";
 import { wordsOf } from "./words.ts";

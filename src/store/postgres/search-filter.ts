@@ -4,7 +4,7 @@
  * holds a term" means in the word index or, for a word the stems miss, the
  * trigram index.
  */
-import { SearchClass } from "../../search/classify.ts";
+import { SearchClass } from "../../search/search-class.ts";
 import type { Term } from "../../search/query.ts";
 import type { SearchInput } from "../../schema/ops.ts";
 import { prefixEnd } from "../ranges.ts";

@@ -13,7 +13,7 @@ import { checkTenant } from "../../schema/common.ts";
 import * as In from "../../schema/ops.ts";
 import type { TapeRecord } from "../../schema/tape.ts";
 import type { Memory, Store } from "../types.ts";
-import { pgCapture } from "./capture.ts";
+import { pgCapture } from "./capture-cursors.ts";
 import { checkDatabase } from "./check.ts";
 import { connectionLost, fromPgError } from "./errors.ts";
 import { factGet, factList, factSet, linkAdd } from "./facts.ts";

@@ -2,7 +2,7 @@
 import { PAGE_DEFAULT, READ_PAGE_MAX_BYTES } from "../../limits.ts";
 import type { AppendInput, ReadInput, SessionsInput } from "../../schema/ops.ts";
 import type { AppendResult, ReadResult, SessionsResult, Turn } from "../../schema/results.ts";
-import { turnClass } from "../../search/classify.ts";
+import { turnClass } from "../../search/search-class.ts";
 import { prefixEnd } from "../ranges.ts";
 import { ZeroDbError } from "../../errors.ts";
 import { type NewRow, type Q, insertRows, isoTime, lockLsns, priorWrites } from "./_tape.ts";

@@ -4,7 +4,7 @@ import { ZeroDbError } from "../../errors.ts";
 import { idemDigest, rowChecksum } from "../hashes.ts";
 import { prefixEnd } from "../ranges.ts";
 import { storeIdOf } from "./identity.ts";
-import { SearchClass } from "../../search/classify.ts";
+import { SearchClass } from "../../search/search-class.ts";
 import { indexRow, indexRows, kindClass } from "./search-index.ts";
 
 /** A tape row to insert. */

@@ -11,7 +11,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { type RerenderLookups, rerenderTurn } from "../../capture/rerender.ts";
-import { turnClass } from "../../search/classify.ts";
+import { turnClass } from "../../search/search-class.ts";
 import { contentHash, idemDigest, opHash } from "../hashes.ts";
 import { rowChecksum } from "./_tape.ts";
 import { type RebuildProgress, indexRow, unindexRow } from "./search-index.ts";

@@ -4,7 +4,7 @@
  * them that the caller's filter admits.
  */
 import type { Database } from "bun:sqlite";
-import { SearchClass } from "../../search/classify.ts";
+import { SearchClass } from "../../search/search-class.ts";
 import { POOL_CHOICE, RowList, choosePool, rankKnown } from "../../search/candidates.ts";
 import { idf } from "../../search/rank.ts";
 import type { SearchInput } from "../../schema/ops.ts";

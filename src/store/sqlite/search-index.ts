@@ -5,7 +5,7 @@
  * the index.
  */
 import type { Database } from "bun:sqlite";
-import { SearchClass, isZerodbTool, turnClass } from "../../search/classify.ts";
+import { SearchClass, isZerodbTool, turnClass } from "../../search/search-class.ts";
 import { indexText } from "../../search/text.ts";
 import { sha256Hex } from "../../util/hash.ts";
 

@@ -6,7 +6,7 @@ import { type ImportedRow, forgetRow, forgottenRow, importLines, liveRow, orphan
 import { type NewRow, insertRow } from "./_tape.ts";
 import { hiddenBy } from "./forget-record.ts";
 import { sqlitePayload } from "./row-data.ts";
-import { applyForget, sameAsStored } from "./increment.ts";
+import { applyForget, sameAsStored } from "./backup/increment.ts";
 import { type Row, toRecord } from "./row-record.ts";
 
 /**

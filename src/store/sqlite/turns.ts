@@ -3,10 +3,10 @@ import type { Database } from "bun:sqlite";
 import { PAGE_DEFAULT, READ_PAGE_MAX_BYTES } from "../../limits.ts";
 import type { AppendInput, ReadInput, SessionsInput } from "../../schema/ops.ts";
 import type { AppendResult, ReadResult, SessionsResult, Turn } from "../../schema/results.ts";
-import { turnClass } from "../../search/classify.ts";
+import { turnClass } from "../../search/search-class.ts";
 import { type NewRow, insertRow, insertRows, isoTime, prefixRange, priorWrite, verifyRow } from "./_tape.ts";
 import { storeIdOf } from "./identity.ts";
-import type { PreparedTurn } from "../capture.ts";
+import type { PreparedTurn } from "../capture-cursors.ts";
 import { boundOf } from "../as-of.ts";
 import { contentHash, opHash, turnData } from "../hashes.ts";
 

@@ -22,7 +22,7 @@ CREATE TABLE tape (
   bytes        bigint  NOT NULL DEFAULT 0,
   text         text,                      -- the searchable payload; NULL once forgotten
   data         jsonb,                     -- the rest of the record; NULL once forgotten
-  sclass       int     NOT NULL DEFAULT 0,-- search class (src/search/classify.ts)
+  sclass       int     NOT NULL DEFAULT 0,-- search class (src/search/search-class.ts)
   words        tsvector,                  -- the word index: Porter stems of the index text (search.ts)
   forgotten_by bigint
 );

@@ -10,7 +10,7 @@ CREATE VIRTUAL TABLE words USING fts5 (body, content = '', columnsize = 0, token
 -- I9: a delete removes the row's entries from the index at once, not at a later merge.
 INSERT INTO words (words, rank) VALUES ('secure-delete', 1);
 
--- The search class of each row (src/search/classify.ts): what the user
+-- The search class of each row (src/search/search-class.ts): what the user
 -- remembered, a prompt, a reply, a tool call or result, system text, a link,
 -- or noise that search leaves out by default. Derived from the row's role
 -- and meta when it is written; filled for existing rows by this migration.

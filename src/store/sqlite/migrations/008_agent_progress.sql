@@ -10,7 +10,7 @@
 --
 -- This statement does what needs no rendering: turns captured before capture
 -- wrote kinds (no meta.kind) keep their meta, and their class is the one
--- src/search/classify.ts turnClass now gives them: a compact summary, or the
+-- src/search/search-class.ts turnClass now gives them: a compact summary, or the
 -- compaction agent's prompt or reply, is a summary, no longer noise.
 UPDATE tape SET sclass = 7
 WHERE kind = 'turn' AND forgotten_by IS NULL AND data IS NOT NULL

@@ -5,8 +5,8 @@
  * never append the same line twice and a crash never loses or repeats one.
  */
 import type { Database } from "bun:sqlite";
-import { checkCaptureBatch } from "../../schema/capture.ts";
-import { type CaptureBatch, type CommitOutcome, type CursorRow, cursorOf, resumeIndex } from "../capture.ts";
+import { checkCaptureBatch } from "../../schema/capture-batch.ts";
+import { type CaptureBatch, type CommitOutcome, type CursorRow, cursorOf, resumeIndex } from "../capture-cursors.ts";
 import type { CaptureCursors } from "../types.ts";
 import { heldKeys } from "./_tape.ts";
 import { storeIdOf } from "./identity.ts";

@@ -4,8 +4,8 @@
  * first (every writer's lock, _tape.ts), then reads the cursor row again
  * under it, so overlapping hooks, on any machine, never append a line twice.
  */
-import { checkCaptureBatch } from "../../schema/capture.ts";
-import { type CaptureBatch, type CommitOutcome, type CursorRow, cursorOf, resumeIndex } from "../capture.ts";
+import { checkCaptureBatch } from "../../schema/capture-batch.ts";
+import { type CaptureBatch, type CommitOutcome, type CursorRow, cursorOf, resumeIndex } from "../capture-cursors.ts";
 import type { CaptureCursors } from "../types.ts";
 import { type Q, keyHeld, lockLsns } from "./_tape.ts";
 import { appendIn, prepare } from "./turns.ts";

@@ -21,7 +21,7 @@
  * part of the entry's meta and so of its idempotency check (I3).
  */
 import { escapeRegExp } from "../util/regexp.ts";
-import { isZerodbTool } from "../search/classify.ts";
+import { isZerodbTool } from "../search/search-class.ts";
 import { CONTEXT_HEADER } from "./start-context.ts";
 
 /** A captured turn's kind (meta.kind). */

@@ -12,21 +12,21 @@
 import type { Database } from "bun:sqlite";
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { ZeroDbError } from "../../errors.ts";
-import { createFsBlobStore } from "../../objects/fs-store.ts";
-import type { BlobStore } from "../../objects/types.ts";
-import type { BackupHeader, Lineage } from "../../schema/backup.ts";
-import { fsyncDir, writeFileAtomic } from "../../util/atomic.ts";
-import { checkObjectSize } from "../restore-check.ts";
-import type { RestoreResult } from "../types.ts";
-import { damaged, headerOf, inFile, openBackup, readHeader } from "./backup-format.ts";
-import { checkpoint } from "./forget.ts";
-import { ID_FILE } from "./identity.ts";
+import { ZeroDbError } from "../../../errors.ts";
+import { createFsBlobStore } from "../../../objects/fs-store.ts";
+import type { BlobStore } from "../../../objects/types.ts";
+import type { BackupHeader, Lineage } from "../../../schema/backup.ts";
+import { fsyncDir, writeFileAtomic } from "../../../util/atomic.ts";
+import { checkObjectSize } from "../../restore-check.ts";
+import type { RestoreResult } from "../../types.ts";
+import { damaged, headerOf, inFile, openBackup, readHeader } from "./format.ts";
+import { checkpoint } from "../forget.ts";
+import { ID_FILE } from "../identity.ts";
 import { forkAt, sameHistory, saveLineage } from "./lineage.ts";
-import { openDatabase } from "./open.ts";
+import { openDatabase } from "../open.ts";
 import { restoreFile } from "./restore-file.ts";
-import { damagedRows } from "./verify.ts";
-import { fromSqliteError } from "./errors.ts";
+import { damagedRows } from "../verify.ts";
+import { fromSqliteError } from "../errors.ts";
 
 /**
  * Refuses a target that holds anything: restoring over a store could bring

@@ -9,9 +9,9 @@
  * kept implicitly (nothing is written until a restore).
  */
 import type { Database } from "bun:sqlite";
-import { ZeroDbError } from "../../errors.ts";
-import { type Lineage, backupSchemas } from "../../schema/backup.ts";
-import { storeIdOf } from "./identity.ts";
+import { ZeroDbError } from "../../../errors.ts";
+import { type Lineage, backupSchemas } from "../../../schema/backup.ts";
+import { storeIdOf } from "../identity.ts";
 
 /** The lineage of the store a handle belongs to. */
 export function lineageOf(db: Database): Lineage {

@@ -8,11 +8,11 @@
  */
 import type { Database } from "bun:sqlite";
 import type { z } from "zod";
-import type { BlobStore } from "../../objects/types.ts";
-import { type BackupHeader, type BackupTrailer, type CursorRecord, type TokenRecord, backupSchemas } from "../../schema/backup.ts";
-import { fileChecks } from "../restore-check.ts";
-import { type BackupReader, damaged, recordSum } from "./backup-format.ts";
-import { importRecords } from "./transfer.ts";
+import type { BlobStore } from "../../../objects/types.ts";
+import { type BackupHeader, type BackupTrailer, type CursorRecord, type TokenRecord, backupSchemas } from "../../../schema/backup.ts";
+import { fileChecks } from "../../restore-check.ts";
+import { type BackupReader, damaged, recordSum } from "./format.ts";
+import { importRecords } from "../transfer.ts";
 
 /** What one file held. */
 export interface FileCounts {

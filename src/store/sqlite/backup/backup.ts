@@ -1,6 +1,6 @@
 /**
  * `zerodb backup`: one file holding a consistent snapshot of a live store
- * (issue 20, DESIGN.md 15), in the format of backup-format.ts: all of it,
+ * (issue 20, DESIGN.md 15), in the format of format.ts: all of it,
  * or an increment of what came after an earlier backup. The tape is
  * read inside one read transaction, so every row comes from the same WAL
  * snapshot while other processes keep committing
@@ -11,15 +11,15 @@
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { ZeroDbError, invalid } from "../../errors.ts";
-import type { BlobStore } from "../../objects/types.ts";
-import type { BackupHeader, CursorRecord, TokenRecord } from "../../schema/backup.ts";
-import { BACKUP_MAGIC, BACKUP_VERSION, headerOf, recordSum } from "./backup-format.ts";
-import { storeIdOf } from "./identity.ts";
+import { ZeroDbError, invalid } from "../../../errors.ts";
+import type { BlobStore } from "../../../objects/types.ts";
+import type { BackupHeader, CursorRecord, TokenRecord } from "../../../schema/backup.ts";
+import { BACKUP_MAGIC, BACKUP_VERSION, headerOf, recordSum } from "./format.ts";
+import { storeIdOf } from "../identity.ts";
 import { lineageOf, sameHistory } from "./lineage.ts";
-import { exportRows } from "./transfer.ts";
+import { exportRows } from "../transfer.ts";
 
-import type { BackupCounts } from "../types.ts";
+import type { BackupCounts } from "../../types.ts";
 
 const CHUNK = 1 << 20;
 

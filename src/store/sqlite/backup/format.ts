@@ -20,9 +20,9 @@
  * still read.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import { ZeroDbError } from "../../errors.ts";
-import { type BackupHeader, backupSchemas } from "../../schema/backup.ts";
-import { sha256Hex } from "../../util/hash.ts";
+import { ZeroDbError } from "../../../errors.ts";
+import { type BackupHeader, backupSchemas } from "../../../schema/backup.ts";
+import { sha256Hex } from "../../../util/hash.ts";
 
 /** The format's magic word, the first line's start. */
 export const BACKUP_MAGIC = "ZERODB-BACKUP";

@@ -6,11 +6,11 @@
  * store already holds, exactly as the live forget did at the source (I8, I9).
  */
 import type { Database } from "bun:sqlite";
-import { ZeroDbError } from "../../errors.ts";
-import type { TapeRecord } from "../../schema/tape.ts";
-import { canonicalJson } from "../../util/json.ts";
-import { purge, recomputeDerived } from "./forget.ts";
-import { type Row, toRecord } from "./row-record.ts";
+import { ZeroDbError } from "../../../errors.ts";
+import type { TapeRecord } from "../../../schema/tape.ts";
+import { canonicalJson } from "../../../util/json.ts";
+import { purge, recomputeDerived } from "../forget.ts";
+import { type Row, toRecord } from "../row-record.ts";
 
 const ROW_SQL = `SELECT lsn, tenant, kind, ts, subject, idem_key, idem_digest, op_hash, text, data, checksum, forgotten_by FROM tape WHERE lsn = ?`;
 
