@@ -12,6 +12,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type BenchContext, type Figure, type Section, perSecond, scratch, startServeProcess, summarize } from "./_lib.ts";
 import { filler } from "./_workload.ts";
+import { countingProxy } from "../../test/sync/_machines.ts";
 
 /** Writes a JSONL export of `n` turns of the local tenant to `file`, in runs of 200 per session over 50 sessions. */
 async function writeTape(file: string, n: number): Promise<void> {
@@ -23,39 +24,6 @@ async function writeTape(file: string, n: number): Promise<void> {
     if (i % 10_000 === 0) await w.flush();
   }
   await w.end();
-}
-
-/** A loopback proxy to `target` that counts the bytes of every request and response (bodies, headers, request lines). */
-function countingProxy(target: string): { url: string; bytes(): number; stop(): void } {
-  let bytes = 0;
-  const headerBytes = (h: Headers) => {
-    let n = 0;
-    h.forEach((v, k) => {
-      n += k.length + v.length + 4;
-    });
-    return n;
-  };
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    maxRequestBodySize: 64 * 2 ** 20,
-    async fetch(req) {
-      const url = new URL(req.url);
-      const body = req.method === "GET" || req.method === "HEAD" ? undefined : await req.arrayBuffer();
-      bytes += req.method.length + url.pathname.length + url.search.length + 12 + headerBytes(req.headers) + (body?.byteLength ?? 0);
-      const headers = new Headers(req.headers);
-      headers.delete("host");
-      const res = await fetch(`${target}${url.pathname}${url.search}`, { method: req.method, headers, ...(body ? { body } : {}) });
-      const out = await res.arrayBuffer();
-      const back = new Headers(res.headers);
-      // fetch has decoded the body already: the client gets it as the proxy read it.
-      back.delete("content-encoding");
-      back.delete("content-length");
-      bytes += 17 + headerBytes(res.headers) + out.byteLength;
-      return new Response(out, { status: res.status, headers: back });
-    },
-  });
-  return { url: `http://127.0.0.1:${server.port}`, bytes: () => bytes, stop: () => server.stop(true) };
 }
 
 const n = (x: number) => x.toLocaleString("en-US");
@@ -97,10 +65,10 @@ const section: Section = {
     try {
       /** One timed `zerodb sync` of a home: its document, milliseconds and bytes over the wire. */
       const sync = async (home: string) => {
-        const before = proxy.bytes();
+        const before = proxy.wire();
         const t = performance.now();
         const doc = JSON.parse(await z(home, ["sync", "--url", proxy.url, "--token-file", tokenFile, "--json"])) as { pushed: number; pulled: number };
-        return { doc, ms: performance.now() - t, bytes: proxy.bytes() - before };
+        return { doc, ms: performance.now() - t, bytes: proxy.wire() - before };
       };
       const push = await sync(homes.a);
       const pull = await sync(homes.b);

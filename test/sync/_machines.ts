@@ -55,10 +55,23 @@ export async function tokenFile(serverHome: string, tenant: string, path: string
   return path;
 }
 
-/** A loopback proxy in front of `target` that counts the body bytes each way; `url` is what a machine syncs with. */
-export function countingProxy(target: string): { url: string; sent(): number; received(): number; stop(): void } {
+/**
+ * A loopback proxy in front of `target`; `url` is what a machine syncs with.
+ * It counts the body bytes each way (`sent`, `received`), and `wire` counts
+ * everything the requests and responses carried: request and status lines,
+ * headers and bodies (what the sync bench reports as bytes over the wire).
+ */
+export function countingProxy(target: string): { url: string; sent(): number; received(): number; wire(): number; stop(): void } {
   let sent = 0;
   let received = 0;
+  let wire = 0;
+  const headerBytes = (h: Headers) => {
+    let n = 0;
+    h.forEach((v, k) => {
+      n += k.length + v.length + 4;
+    });
+    return n;
+  };
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -67,11 +80,13 @@ export function countingProxy(target: string): { url: string; sent(): number; re
       const url = new URL(req.url);
       const body = req.method === "GET" || req.method === "HEAD" ? undefined : await req.arrayBuffer();
       sent += body?.byteLength ?? 0;
+      wire += req.method.length + url.pathname.length + url.search.length + 12 + headerBytes(req.headers) + (body?.byteLength ?? 0);
       const headers = new Headers(req.headers);
       headers.delete("host");
       const res = await fetch(`${target}${url.pathname}${url.search}`, { method: req.method, headers, ...(body ? { body } : {}) });
       const out = await res.arrayBuffer();
       received += out.byteLength;
+      wire += 17 + headerBytes(res.headers) + out.byteLength;
       const back = new Headers(res.headers);
       // fetch decoded the body: the machine gets it as the proxy read it.
       back.delete("content-encoding");
@@ -79,7 +94,7 @@ export function countingProxy(target: string): { url: string; sent(): number; re
       return new Response(req.method === "HEAD" ? null : out, { status: res.status, headers: back });
     },
   });
-  return { url: `http://127.0.0.1:${server.port}`, sent: () => sent, received: () => received, stop: () => server.stop(true) };
+  return { url: `http://127.0.0.1:${server.port}`, sent: () => sent, received: () => received, wire: () => wire, stop: () => server.stop(true) };
 }
 
 /** `n` bytes (ASCII) starting with `word`, then characters JSON escapes: quotes, backslashes, control characters (\u0000 is six bytes as JSON). */
