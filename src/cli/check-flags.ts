@@ -43,7 +43,9 @@ export function checkFlags(rest: string[], argsDef: ArgsDef): void {
     const [name, inline] = body.split(/=(.*)/s, 2) as [string, string | undefined];
     if (strings.has(name)) {
       if (inline === undefined) {
-        if (i + 1 >= rest.length) throw new UsageError(`--${name} needs a value`, name);
+        // The parser takes no flag as a value (`--idem-key --no-json` leaves --idem-key without one): write `--name=-x` for a value that starts with a dash.
+        const next = rest[i + 1];
+        if (next === undefined || (next.startsWith("-") && next !== "-")) throw new UsageError(`--${name} needs a value`, name);
         i++;
       }
       given.add(strings.get(name)!);

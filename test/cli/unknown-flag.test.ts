@@ -65,6 +65,19 @@ describe("issue 29 item 11: flags", () => {
     expect(refusal(["--prefix", "p/"], forget)).toBeUndefined();
   });
 
+  test("a flag followed by another flag has no value: refused naming it, nothing written (the fuzz's counterexample)", async () => {
+    const factSet = (await everyCommand()).find((c) => c.path.join(" ") === "fact set")!.args;
+    expect(refusal(["--idem-key", "--no-json", "seed", "null"], factSet)?.message).toBe("--idem-key needs a value");
+    // A dash alone is a value (stdin), and `--name=-x` gives one that starts with a dash.
+    expect(refusal(["--idem-key=-x", "seed", "null"], factSet)).toBeUndefined();
+    using dir = tempDir();
+    const r = await runZ(["fact", "set", "--json", "--idem-key", "--no-json", "seed", "null", "--data-dir", `${dir.path}/d`], { home: dir.path });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: "invalid_input", field: "idem-key" } });
+    const list = await runJson<{ facts: unknown[] }>(["fact", "list", "--data-dir", `${dir.path}/d`], { home: dir.path });
+    expect(list.facts).toEqual([]);
+  });
+
   test("forget --prefix forgets what --session-prefix does, and a typo of it is one line, exit 2", async () => {
     using home = tempDir();
     const o = { home: home.path };
