@@ -5,7 +5,7 @@
  * caller's filter admits. The lists are the SQLite engine's: per term the
  * newest CANDIDATES_PER_TERM rows (a term with fewer is rare and its list
  * complete), the rare terms' rows that also hold a common word, and when
- * every term is common the newest rows holding all of them and all but one.
+ * every term is common the newest rows holding all of them.
  */
 import type { SQL } from "bun";
 import { RowList, rankKnown } from "../../search/candidates.ts";
@@ -16,8 +16,6 @@ import { termQuery } from "./words.ts";
 export const CANDIDATES_PER_TERM = 1000;
 /** Ranked rows handed to the filter check, at most (whole scores). */
 const ADMIT_MAX = 4096;
-/** Rows fetched for each all-but-one group when every term is common. */
-const ALL_BUT_ONE = 240;
 /** A common term's frequency is counted up to this many rows. */
 const DF_BOUND = 20_000;
 
@@ -123,9 +121,9 @@ export async function termLists(tx: SQL, tenant: string, lookups: Lookup[]): Pro
 export async function candidates(
   tx: SQL,
   tenant: string,
-  opts: { lookups: Lookup[]; lists: number[][]; pool: number; counts: number[]; idfs: number[] },
+  opts: { lookups: Lookup[]; lists: number[][]; counts: number[]; idfs: number[] },
 ): Promise<Candidates> {
-  const { lookups, lists, pool, counts, idfs } = opts;
+  const { lookups, lists, counts, idfs } = opts;
   const holders = lists.map((rows) => new RowList(rows));
   const complete = lists.map((rows) => rows.length < CANDIDATES_PER_TERM);
   const rare = lookups.map((_, i) => i).filter((i) => complete[i] && holders[i]!.size > 0);
@@ -150,21 +148,15 @@ export async function candidates(
   // alone only if those words together weigh as much, and then all of them only are looked for.
   const weighs = rare.length === 0 || common.reduce((s, i) => s + idfs[i]!, 0) >= Math.min(...rare.map((i) => idfs[i]!));
   if (common.length > 1 && weighs) {
-    // The newest rows holding all the common terms, and (fewer) all but one, unless enough rows hold all
-    // of them to fill the pool. Each group is walked from its rarest term.
+    // The newest rows holding all the common terms, walked from the rarest.
     const byRarity = [...common].sort((a, b) => counts[a]! - counts[b]!);
-    const allButOne = rare.length === 0 && byRarity.length > 2 && byRarity.length <= 8;
-    const groups = [byRarity, ...(allButOne ? byRarity.map((skip) => byRarity.filter((i) => i !== skip)) : [])];
-    for (const [k, g] of groups.entries()) {
-      const rows = await holdingAll(
-        tx,
-        tenant,
-        g.map((i) => lookups[i]!.stems!),
-        k === 0 ? CANDIDATES_PER_TERM : ALL_BUT_ONE,
-      );
-      for (const i of g) holders[i] = holders[i]!.union(rows);
-      if (k === 0 && rows.length >= pool) break;
-    }
+    const rows = await holdingAll(
+      tx,
+      tenant,
+      byRarity.map((i) => lookups[i]!.stems!),
+      CANDIDATES_PER_TERM,
+    );
+    for (const i of common) holders[i] = holders[i]!.union(rows);
   }
   return { holders, complete };
 }

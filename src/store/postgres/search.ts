@@ -8,7 +8,7 @@
  *    CANDIDATES_PER_TERM rows (fewer: the term is rare and its list
  *    complete), which common words the rare terms' rows hold (exactly, one
  *    lookup per row), and when every term is common the newest rows holding
- *    all of them and all but one (search-candidates.ts). A common term's
+ *    all of them (search-candidates.ts). A common term's
  *    frequency is counted up to a bound, and the count kept while the tenant
  *    grows by less than 5%. Each row scores the idf of the terms it is known
  *    to hold; the best are checked against the filters (live, noise class,
@@ -169,7 +169,7 @@ async function fromPostings(tx: SQL, sql: SQL, tenant: string, input: SearchInpu
   const counts = lists.map((l, i) => Math.max(l.length, counted[i]!));
   const idfs = counts.map((df) => idf(df, Math.max(n, ...counts)));
   const size = Math.max(POOL_MIN, limit * 2);
-  const found = await candidates(tx, tenant, { lookups, lists, pool: size, counts, idfs });
+  const found = await candidates(tx, tenant, { lookups, lists, counts, idfs });
   const ranked = rankCandidates(found, idfs);
   const { lsns, checked } = await admit(tx, tenant, input, ranked, size);
   const rejected = checked - lsns.length;

@@ -17,8 +17,6 @@ export const CANDIDATES_PER_TERM = 1000;
 /** Stage 1's rows are checked against the filter this many at a time, and at most ADMIT_MAX of them. */
 const ADMIT_CHUNK = 256;
 const ADMIT_MAX = 4096;
-/** Rows fetched for each all-but-one group when every term is common. */
-const ALL_BUT_ONE = 240;
 /** A common term's frequency is counted up to this many rows (beyond it, every term weighs about the same). */
 const DF_BOUND = 20_000;
 
@@ -116,11 +114,8 @@ export interface Candidates {
 }
 
 /** Stage 1's lists (see the header), from the index alone or, with a filter, joined with the tape. */
-export function candidates(
-  db: Database,
-  opts: { scope: Scope; filter: Filter | null; exprs: string[]; limit: number; allWords: boolean; pool: number },
-): Candidates {
-  const { scope, filter, exprs, limit, allWords, pool } = opts;
+export function candidates(db: Database, opts: { scope: Scope; filter: Filter | null; exprs: string[]; limit: number; allWords: boolean }): Candidates {
+  const { scope, filter, exprs, limit, allWords } = opts;
   const n = exprs.length;
   const complete: boolean[] = [];
   if (allWords) {
@@ -148,19 +143,12 @@ export function candidates(
   const weight = (i: number) => idf(complete[i] ? holders[i]!.size : Math.max(holders[i]!.size, indexCount(db, scope, exprs[i]!, total)), total);
   const rareIdx = exprs.map((_, i) => i).filter((i) => complete[i] && holders[i]!.size > 0);
   if (common.length > 1 && (rare.length === 0 || common.reduce((s, i) => s + weight(i), 0) >= Math.min(...rareIdx.map(weight)))) {
-    // The newest rows holding all the common terms, and (fewer) all but one of them, unless enough rows
-    // hold all of them to fill the pool. With a rare term too: a row holding several common words can
-    // outrank one holding the rare word alone (BM25 sums their weights), and a common word's own list
-    // holds only its newest rows, so an older such row is found here or never. Each group scans its
-    // words' whole doclists: at a million turns, the all-but-one groups were most of a search's time.
-    // With a rare term, all of the common ones only: the all-but-one groups cost a millisecond more at 100k turns.
-    const allButOne = rare.length === 0 && common.length > 2 && common.length <= 8;
-    const groups = [common, ...(allButOne ? common.map((skip) => common.filter((i) => i !== skip)) : [])];
-    for (const [k, g] of groups.entries()) {
-      const rows = matching(db, scope, filter, g.map((i) => exprs[i]).join(" AND "), k === 0 ? CANDIDATES_PER_TERM : ALL_BUT_ONE);
-      for (const i of g) holders[i] = holders[i]!.union(rows);
-      if (k === 0 && rows.length >= pool) break;
-    }
+    // The newest rows holding all the common terms. With a rare term too: a row holding several common
+    // words can outrank one holding the rare word alone (BM25 sums their weights), and a common word's own
+    // list holds only its newest rows, so an older such row is found here or never. The group scans its
+    // words' whole doclists when fewer rows than the limit hold them all.
+    const rows = matching(db, scope, filter, common.map((i) => exprs[i]).join(" AND "), CANDIDATES_PER_TERM);
+    for (const i of common) holders[i] = holders[i]!.union(rows);
   }
   return { holders, complete };
 }

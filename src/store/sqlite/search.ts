@@ -8,9 +8,10 @@
  *    holding it (the index alone: reading the tape for each would cost ten
  *    times as much). A term with fewer rows is "rare" and its list complete;
  *    one more indexed query finds which of the rare terms' rows also hold a
- *    common term (when every term is common: the rows holding all of them,
- *    and all but one). Each row scores the idf of the terms it is known to
- *    hold, and the best are checked against the tenant and the filters. When
+ *    common term, and (when every term is common, or the common ones
+ *    together weigh as much as the rarest) which rows hold all the common
+ *    ones. Each row scores the idf of the terms it is known to hold, and the
+ *    best are checked against the tenant and the filters. When
  *    none passes (another tenant's rows or noise fill the lists), the lists
  *    are made again joined with the tape (search-candidates.ts).
  * 2. The best rows (POOL_SIZE_MIN, or twice the hits asked for) are read through
@@ -69,12 +70,12 @@ function searchTerms(db: Database, opts: { scope: Scope; filter: Filter; terms: 
   const { scope, filter, terms, limit, allWords } = opts;
   const exprs = terms.map(ftsOf);
   const poolSize = Math.max(POOL_SIZE_MIN, limit * 2);
-  let found = candidates(db, { scope, filter: null, exprs, limit, allWords, pool: poolSize });
+  let found = candidates(db, { scope, filter: null, exprs, limit, allWords });
   let pool = stageOne(db, { scope, filter, exprs, found, size: poolSize });
   // The filter turned most of the index's own lists away (noise, a narrow session filter): the
   // lists again, joined with the tape, so what the filter admits is found.
   if (pool.starved) {
-    found = candidates(db, { scope, filter, exprs, limit, allWords, pool: poolSize });
+    found = candidates(db, { scope, filter, exprs, limit, allWords });
     pool = stageOne(db, { scope, filter, exprs, found, size: poolSize });
   }
   if (pool.lsns.length === 0) return [];
