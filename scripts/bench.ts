@@ -14,9 +14,37 @@ import { fmt, formatFigure, summaryMarkdown, summaryText } from "./bench/report.
 import { SECTIONS } from "./bench/sections.ts";
 import { TARGETS, judge } from "./bench/targets.ts";
 
-const { values } = parseArgs({ options: { quick: { type: "boolean" }, only: { type: "string" }, bin: { type: "string" } } });
+const USAGE = `usage: bun run bench [--quick] [--only SECTION,...] [--bin FILE]
+
+  --quick        smaller stores and fewer runs (about 2 minutes)
+  --only LIST    only these sections (comma-separated; the machine's own limits always run)
+  --bin FILE     time this zerodb binary instead of building dist/zerodb-bench
+  --help         this text
+
+Writes bench-results/latest.json and latest.md; a full run writes docs/performance-targets.md.`;
+
+let values: { quick?: boolean; only?: string; bin?: string; help?: boolean };
+try {
+  ({ values } = parseArgs({ options: { quick: { type: "boolean" }, only: { type: "string" }, bin: { type: "string" }, help: { type: "boolean" } } }));
+} catch (err) {
+  console.error(`bench: ${(err as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (values.help) {
+  const names = (await Promise.all(SECTIONS.map((load) => load()))).map((s) => (s.optIn ? `${s.name} (only with --only)` : s.name));
+  console.log(`${USAGE}\n\nsections, in the order they run: ${names.join(", ")}`);
+  process.exit(0);
+}
 const quick = values.quick ?? false;
 const only = values.only ? new Set(values.only.split(",")) : undefined;
+if (only) {
+  const known = new Set((await Promise.all(SECTIONS.map((load) => load()))).map((s) => s.name));
+  const unknown = [...only].filter((n) => !known.has(n));
+  if (unknown.length > 0) {
+    console.error(`bench: no section named ${unknown.join(", ")} (--only); sections: ${[...known].join(", ")}`);
+    process.exit(2);
+  }
+}
 /** What a run may take on a 2-core machine, every section included (issue 8). */
 const BUDGET_S = quick ? 120 : 900;
 
