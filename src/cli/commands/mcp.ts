@@ -53,14 +53,15 @@ export default zcommand({
         log: (line) => ui.warn(line),
         ...(syncer ? { afterWrite: syncer.wrote } : {}),
       });
-      // Start-up is over once the client is initialized: tool calls get the normal JIT policy (jit.ts),
-      // and a store of an earlier release starts migrating off this thread, so the first call waits less.
-      server.oninitialized = () => {
+      // Start-up is over once the client is initialized, or has sent its first request after initialize
+      // without saying so (mcp/started.ts): tool calls get the normal JIT policy (jit.ts), and a store of
+      // an earlier release starts migrating off this thread, so the first call waits less.
+      const onStarted = () => {
         normalJit();
         lazy.warm();
       };
       try {
-        await serveStdio(server, (line) => ui.warn(line));
+        await serveStdio(server, (line) => ui.warn(line), { onStarted });
       } finally {
         syncer?.close();
       }

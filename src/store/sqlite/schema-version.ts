@@ -30,6 +30,9 @@ export function fileSchemaVersion(dataDir: string): number | undefined {
     const header = Buffer.alloc(64);
     if (readSync(fd, header, 0, 64, 0) < 64 || header.toString("latin1", 0, 16) !== MAGIC) return undefined;
     return header.readUInt32BE(60);
+  } catch {
+    // A directory in the store file's place, or an I/O error: the open reports it.
+    return undefined;
   } finally {
     closeSync(fd);
   }
