@@ -19,6 +19,8 @@ const FIXTURE = join(import.meta.dir, "..", "fixtures", "progress-store", "data"
 function userVersion(dataDir: string): number {
   const db = new Database(join(dataDir, "zerodb.sqlite"), { readonly: true });
   try {
+    // The worker switching the old store to WAL holds it exclusively for a moment.
+    db.run("PRAGMA busy_timeout = 10000");
     return (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
   } finally {
     db.close();
