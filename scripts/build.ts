@@ -33,8 +33,9 @@ export async function compile(opts: { target?: string; outfile: string; commit: 
   // return to the normal policy (src/cli/jit.ts). Measured in docs/decisions/performance.md (2026-12-02).
   const jit = ["--compile-jit-policy=8"];
   const outfile = resolve(opts.outfile);
+  // Workers are entry points of their own (new Worker(new URL(...))): capture's read-ahead, mcp's migration ahead.
   // process.execPath: the Bun running this script compiles, so every target gets the same runtime version.
-  await $`${process.execPath} build src/main.ts src/capture/read-worker.ts --compile ${bytecode} ${noAutoload} ${jit} --minify-syntax --minify-whitespace ${target} --define ZERODB_BUILD_COMMIT=${JSON.stringify(opts.commit)} --outfile ${outfile}`
+  await $`${process.execPath} build src/main.ts src/capture/read-worker.ts src/store/sqlite/migrate-worker.ts --compile ${bytecode} ${noAutoload} ${jit} --minify-syntax --minify-whitespace ${target} --define ZERODB_BUILD_COMMIT=${JSON.stringify(opts.commit)} --outfile ${outfile}`
     .cwd(ROOT)
     .quiet();
   return statSync(outfile).size;

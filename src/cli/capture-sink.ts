@@ -17,8 +17,8 @@ export interface CaptureSinkOptions {
   flags: SharedFlags;
   config: Config;
   trace?: boolean;
-  /** Starts a detached `zerodb sync` (the hooks): called after a run that wrote, when sync is configured. */
-  syncInBackground?: () => void;
+  /** Starts a detached `zerodb sync` (the hooks), or a trailing one: called after a run that wrote, when sync is configured. */
+  syncInBackground?: (opts?: { trailing?: boolean }) => void;
 }
 
 /** Runs `fn` with the sink of the configuration, closing it afterwards. */
@@ -51,7 +51,8 @@ export async function withCaptureSink<T>(opts: CaptureSinkOptions, fn: (sink: Ca
     // What this run wrote goes to the team server in the background, when sync is configured (src/sync/background.ts).
     if (appended > 0 && config.file.sync !== undefined && opts.syncInBackground) {
       const { backgroundSync } = await import("../sync/background.ts");
-      backgroundSync(config, { appended, spawn: opts.syncInBackground });
+      const spawn = opts.syncInBackground;
+      backgroundSync(config, { appended, spawn: () => spawn(), spawnTrailing: () => spawn({ trailing: true }) });
     }
   }
 }

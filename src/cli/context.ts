@@ -6,7 +6,7 @@
 import { sep } from "node:path";
 import { type Config, ensureHome, homePaths, resolveConfig } from "../config.ts";
 import { checkTenant } from "../schema/tenant.ts";
-import { type Memory, type Store, dataDirPaths, openStore } from "../store/index.ts";
+import { type Memory, type MigrationAhead, type Store, dataDirPaths, migrateStoreAhead, openStore } from "../store/index.ts";
 import { guardPrivatePaths } from "../util/private-path.ts";
 import type { SharedFlags } from "./args.ts";
 import { ui } from "./log.ts";
@@ -81,6 +81,8 @@ export async function withMemory<T>(flags: SharedFlags, fn: (memory: Memory, con
 export interface LazyMemory {
   config: Config;
   memory(): Promise<Memory>;
+  /** Starts, off this thread, the migration the first open would run (none needed: nothing happens). */
+  warm(): void;
   close(): void;
 }
 
@@ -90,7 +92,8 @@ export interface LazyMemory {
  * section 10). The flags and the tenant are checked now, so bad input is
  * refused at once and never touches disk (I6), and so are the home and
  * data dir: a path another user could plant is refused before any door
- * speaks (issue 14, item 3). Opening itself (SQLite, migrations) waits.
+ * speaks (issue 14, item 3). Opening itself (SQLite, migrations) waits,
+ * except that `warm` may start a migration the store needs in a worker.
  */
 export function lazyMemory(flags: SharedFlags): LazyMemory {
   const config = configFrom(flags);
@@ -99,17 +102,27 @@ export function lazyMemory(flags: SharedFlags): LazyMemory {
   if (!url) guardStorePaths(config);
   let store: Store | undefined;
   let remote: Memory | undefined;
+  let ahead: MigrationAhead | undefined;
   return {
     config,
     async memory() {
       if (url) return (remote ??= await remoteMemory({ ...config, url }));
       if (!store) {
+        // A migration started ahead is waited for off this thread; the open after it finds the schema current.
+        await ahead?.done;
         ui.debug(`zerodb: store ${config.dataDir}, tenant ${tenant}`);
-        store = await openLocalStore(config);
+        store ??= await openLocalStore(config);
       }
       return store.memory(tenant!);
     },
-    close: () => store?.close(),
+    warm() {
+      if (url || store || ahead) return;
+      ahead = migrateStoreAhead(config);
+    },
+    close: () => {
+      ahead?.stop();
+      store?.close();
+    },
   };
 }
 

@@ -6,7 +6,8 @@
  * section 10). A command that runs to exit in milliseconds keeps that
  * policy; every other one returns to the normal policy before it works,
  * so a server's or a backfill's hot loops are compiled as usual. `zerodb mcp`
- * returns to it once its client is initialized (commands/mcp.ts).
+ * returns to it once its client is initialized, or sends its first request
+ * after `initialize` without saying so (commands/mcp.ts, mcp/started.ts).
  */
 
 /** The first command words that keep the start-up policy: the hooks, `version`, and `mcp` until it is initialized. */

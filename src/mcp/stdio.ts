@@ -8,6 +8,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CONTENT_MAX_BYTES } from "../limits.ts";
 import { draining } from "./drain.ts";
 import { LineTransport } from "./line-transport.ts";
+import { watchStart } from "./started.ts";
 
 /**
  * The largest JSON-RPC line accepted. A remember at the 4 MiB content limit
@@ -17,9 +18,16 @@ import { LineTransport } from "./line-transport.ts";
  */
 export const MAX_LINE_BYTES = 6 * CONTENT_MAX_BYTES + 1024 * 1024;
 
+/** How serveStdio tells its caller about the connection. */
+export interface StdioOptions {
+  /** Called once the client's start-up is over (started.ts): its first message after `initialize`. */
+  onStarted?: () => void;
+}
+
 /** Serves `server` over this process's stdin and stdout until the connection ends. */
-export async function serveStdio(server: Server, log: (line: string) => void): Promise<void> {
-  const transport = draining(new LineTransport(process.stdin, process.stdout, MAX_LINE_BYTES));
+export async function serveStdio(server: Server, log: (line: string) => void, opts: StdioOptions = {}): Promise<void> {
+  const line = new LineTransport(process.stdin, process.stdout, MAX_LINE_BYTES);
+  const transport = draining(opts.onStarted ? watchStart(line, opts.onStarted) : line);
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });

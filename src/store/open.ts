@@ -8,6 +8,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ZeroDbError } from "../errors.ts";
+import { type MigrationAhead, migrateAhead } from "./sqlite/migrate-ahead.ts";
 import type { RestoreResult, Store } from "./types.ts";
 
 /** What opening a store takes; engine-neutral, from the resolved config. */
@@ -43,6 +44,16 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   const { openSqliteStore } = await import("./sqlite/store.ts");
   const { dataDir, database: _database, ...rest } = opts;
   return openSqliteStore(dataDir, rest);
+}
+
+/**
+ * Starts migrating the store the options name ahead of its first open, off
+ * the caller's thread, when it needs a migration (sqlite/migrate-ahead.ts);
+ * undefined when it does not, or on PostgreSQL (whose open awaits its
+ * migration without stopping the event loop).
+ */
+export function migrateStoreAhead(opts: Pick<OpenStoreOptions, "dataDir" | "database">): MigrationAhead | undefined {
+  return opts.database ? undefined : migrateAhead(opts.dataDir);
 }
 
 /**

@@ -147,6 +147,13 @@ export function openJournal(dataDir: string): Journal {
   };
 }
 
+const LOCK_BUSY = "another `zerodb sync` of this store is running; try again when it has finished";
+
+/** Whether an error is takeSyncLock's: another sync of the store holds the lock. */
+export function isLockBusy(err: unknown): boolean {
+  return err instanceof ZeroDbError && err.code === "conflict" && err.message === LOCK_BUSY;
+}
+
 /**
  * Takes the store's sync lock, or says another sync holds it. An exclusive
  * transaction on a file of its own: the OS drops it when its process dies,
@@ -159,7 +166,7 @@ export function takeSyncLock(dataDir: string): { release(): void } {
     db.run("BEGIN EXCLUSIVE");
   } catch (err) {
     db.close();
-    throw new ZeroDbError("conflict", "another `zerodb sync` of this store is running; try again when it has finished", { cause: err });
+    throw new ZeroDbError("conflict", LOCK_BUSY, { cause: err });
   }
   return {
     release: () => {

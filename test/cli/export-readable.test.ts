@@ -8,6 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { neutralLines } from "../fixtures/claude-session/neutral.ts";
 import { runJson, runZ, tempDir } from "../helpers.ts";
 
 const FIXTURE = join(import.meta.dir, "..", "fixtures", "claude-session");
@@ -38,6 +39,14 @@ describe("issue 33: zerodb export --format markdown|json", () => {
     const cut = await runZ(["export", "--format", "markdown", "--session", SESSION, "--result-chars", "5"], o);
     expect(cut.stdout).toContain("```text\n1\tThe\n```\n\n_… 48 more characters, in turn LSN 32 as stored._");
   }, 60_000);
+
+  test("the fixture carries stand-ins for the harness's own texts (system prompt, tool descriptions, reminders), the conversation as captured", () => {
+    const lines = readFileSync(join(FIXTURE, "export.jsonl"), "utf8").trimEnd().split("\n");
+    expect(neutralLines(lines)).toEqual(lines);
+    const turns = lines.map((l) => JSON.parse(l)).filter((r) => r.kind === "turn");
+    expect(turns.filter((t) => t.content.includes("(stand-in for the harness's")).length).toBeGreaterThan(0);
+    expect(turns.find((t) => t.role === "user").content).toStartWith("Does the parser run <script> tags");
+  });
 
   test("a session holding markup and NULs is escaped: no raw HTML, NUL as \\u0000; --format json gives its turns", async () => {
     using home = tempDir();

@@ -6,9 +6,9 @@
  * that is down fails nothing.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { STAMP_FILE } from "../../src/sync/background.ts";
+import { OWED_FILE, STAMP_FILE } from "../../src/sync/background.ts";
 import { claudeLayout, writeTranscript } from "../capture/_fixtures.ts";
 import { tempDir } from "../helpers.ts";
 import { startServer } from "../http/_server.ts";
@@ -31,6 +31,22 @@ async function serverTurns(reader: Machine, url: string, tok: string, want: (con
     await Bun.sleep(200);
   }
   return contents;
+}
+
+/** Makes a stamp two minutes old: the interval since the last background sync is over. */
+function age(stamp: string): void {
+  const old = (Date.now() - 120_000) / 1000;
+  utimesSync(stamp, old, old);
+}
+
+/** A fact's value on the server, read through --url, polled (bounded) until it is there. */
+async function serverFact(reader: Machine, url: string, tok: string, key: string): Promise<unknown> {
+  for (let i = 0; i < 150; i++) {
+    const r = await reader.run(["fact", "get", key, "--json", "--url", url, "--token-file", tok]);
+    if (r.code === 0) return JSON.parse(r.stdout).value;
+    await Bun.sleep(200);
+  }
+  return undefined;
 }
 
 /** Waits (bounded) until the machine's background sync finished: it has synced and nothing of its own waits. */
@@ -68,7 +84,7 @@ describe("background sync after writes", () => {
     expect((await a.json<{ hits: unknown[] }>(["search", "marmoset"])).hits).toHaveLength(2);
   });
 
-  test("`zerodb append` and `fact set` reach the server without `zerodb sync`; within the minute none starts", async () => {
+  test("`zerodb append` and `fact set` reach the server without `zerodb sync`; within the minute none starts, a trailing one waits it out", async () => {
     using dir = tempDir();
     const srvHome = join(dir.path, "server");
     const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
@@ -79,19 +95,44 @@ describe("background sync after writes", () => {
     expect((await a.run(["append", "--session", "s", "marmoset from the cli"])).code).toBe(0);
     expect(await serverTurns(reader, server.url, tok, (c) => c.length === 1)).toEqual(["marmoset from the cli"]);
     await settled(a);
-    // The stamp says a sync started within the minute: the next write starts none, and waits for a later trigger.
-    const stamp = join(a.home, "zerodb", "data", STAMP_FILE);
+    // The stamp says a sync started within the minute: the next write starts none now; a trailing one waits out the minute.
+    const data = join(a.home, "zerodb", "data");
+    const stamp = join(data, STAMP_FILE);
     expect(existsSync(stamp)).toBe(true);
+    const before = statSync(stamp).mtimeMs;
     expect((await a.run(["fact", "set", "lang", "rust"])).code).toBe(0);
+    expect(statSync(stamp).mtimeMs).toBe(before);
+    expect(existsSync(join(data, OWED_FILE))).toBe(true);
     expect((await a.json<{ sync?: { waiting: number } }>(["capture", "status"])).sync?.waiting).toBe(1);
-    // Once the minute has passed (the stamp made older), the next write starts one, which takes both.
-    const { utimesSync } = await import("node:fs");
-    const old = (Date.now() - 120_000) / 1000;
-    utimesSync(stamp, old, old);
+    // The minute over (the stamp made older): the trailing sync sends the fact, without another write.
+    age(stamp);
+    expect(await serverFact(reader, server.url, tok, "lang")).toBe("rust");
+    await settled(a);
+    expect(existsSync(join(data, OWED_FILE))).toBe(false);
+    // After the minute, the next write starts one at once.
+    age(stamp);
     expect((await a.run(["append", "--session", "s", "marmoset second"])).code).toBe(0);
     expect(await serverTurns(reader, server.url, tok, (c) => c.length === 2)).toEqual(["marmoset from the cli", "marmoset second"]);
-    const fact = await reader.json<{ value: string }>(["fact", "get", "lang", "--url", server.url, "--token-file", tok]);
-    expect(fact.value).toBe("rust");
+  });
+
+  test("issue 30: a write right after a background sync reaches the other machine without another write", async () => {
+    using dir = tempDir();
+    const srvHome = join(dir.path, "server");
+    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
+    await using server = await startServer(srvHome);
+    const a = machine(dir.path, "a");
+    const b = machine(dir.path, "b");
+    await configure(a, server.url, tok);
+    await configure(b, server.url, tok);
+    expect((await a.run(["append", "--session", "s", "quokka first"])).code).toBe(0);
+    await settled(a);
+    // Right after that sync: the write's own sync is owed, and a trailing one is on its way.
+    const r = await a.run(["append", "--session", "s", "quokka right after"]);
+    expect({ code: r.code, stdout: r.stdout.trim(), stderr: r.stderr }).toEqual({ code: 0, stdout: "appended: lsn 2", stderr: "" });
+    age(join(a.home, "zerodb", "data", STAMP_FILE));
+    await settled(a);
+    expect(await b.sync(server.url, tok)).toMatchObject({ pulled: 2 });
+    expect(await b.turns()).toEqual({ s: ["quokka first", "quokka right after"] });
   });
 
   test("MCP remember reaches the server in the background; one owed when the session ends starts then", async () => {

@@ -28,7 +28,7 @@ export default zcommand({
     };
     try {
       // Like a hook: what it captured goes to the team server in the background (the SessionEnd catch-up runs this).
-      const syncInBackground = () => syncDetached(args);
+      const syncInBackground = (o?: { trailing?: boolean }) => syncDetached(args, o);
       return await withCaptureSink({ flags: args, config, syncInBackground }, (sink) =>
         syncTranscripts(sink, transcripts, { redact: config.redact, onProgress }),
       );

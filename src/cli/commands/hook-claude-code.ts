@@ -33,7 +33,7 @@ export default zcommand({
       // ZERODB_CAPTURE_TRACE=time leaves SQL uncounted: counting runs every statement through a proxy and
       // plans each one, which would be timed with the run (the hook bench).
       withSink: (config, fn) =>
-        withCaptureSink({ flags: args, config, trace: traceSql(process.env.ZERODB_CAPTURE_TRACE), syncInBackground: () => syncDetached(args) }, fn),
+        withCaptureSink({ flags: args, config, trace: traceSql(process.env.ZERODB_CAPTURE_TRACE), syncInBackground: (o) => syncDetached(args, o) }, fn),
       catchUp: (transcript) => {
         // Claude Code waits at most 1.5 s for SessionEnd hooks; a detached process with its
         // output redirected survives its exit and finishes the transcript (HARNESSES.md).

@@ -22,7 +22,7 @@ export default zcommand({
       fallbackHome: () => resolveHome(),
       payload: typeof args.notification === "string" ? args.notification : undefined,
       codexHome: codexHome(harnessContext()),
-      withSink: (config, fn) => withCaptureSink({ flags: args, config, syncInBackground: () => syncDetached(args) }, fn),
+      withSink: (config, fn) => withCaptureSink({ flags: args, config, syncInBackground: (o) => syncDetached(args, o) }, fn),
       warn: (line) => ui.warn(line),
     });
     return undefined;

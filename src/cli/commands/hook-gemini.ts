@@ -19,7 +19,7 @@ export default zcommand({
       config: () => configFrom(args),
       fallbackHome: () => resolveHome(),
       stdin: () => Bun.stdin.bytes(),
-      withSink: (config, fn) => withCaptureSink({ flags: args, config, syncInBackground: () => syncDetached(args) }, fn),
+      withSink: (config, fn) => withCaptureSink({ flags: args, config, syncInBackground: (o) => syncDetached(args, o) }, fn),
       warn: (line) => ui.warn(line),
       catchUp: (chat) => {
         const proc = Bun.spawn([...self(), "capture", "sync", "--transcript", chat, ...storeFlags(args)], {

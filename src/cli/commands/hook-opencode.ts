@@ -25,7 +25,7 @@ export default zcommand({
         const ctx = harnessContext();
         return findDatabases(ctx.env, ctx.userHome);
       },
-      withSink: (config, fn) => withCaptureSink({ flags: args, config, syncInBackground: () => syncDetached(args) }, fn),
+      withSink: (config, fn) => withCaptureSink({ flags: args, config, syncInBackground: (o) => syncDetached(args, o) }, fn),
       warn: (line) => ui.warn(line),
     });
     return undefined;

@@ -3,7 +3,8 @@
  * store in-process; with --url the memory is the HTTP client's. Every
  * harness spawns this afresh, so it loads only what serving needs, and the
  * memory is opened by the first tool call, not before `initialize` is
- * answered (DESIGN.md section 10).
+ * answered (DESIGN.md section 10); a store that needs a migration starts it
+ * in a worker once the client is initialized.
  */
 import { zcommand } from "../command.ts";
 import { spillRootPath } from "../../spill/file.ts";
@@ -52,10 +53,15 @@ export default zcommand({
         log: (line) => ui.warn(line),
         ...(syncer ? { afterWrite: syncer.wrote } : {}),
       });
-      // Start-up is over once the client is initialized: tool calls get the normal JIT policy (jit.ts).
-      server.oninitialized = () => normalJit();
+      // Start-up is over once the client is initialized, or has sent its first request after initialize
+      // without saying so (mcp/started.ts): tool calls get the normal JIT policy (jit.ts), and a store of
+      // an earlier release starts migrating off this thread, so the first call waits less.
+      const onStarted = () => {
+        normalJit();
+        lazy.warm();
+      };
       try {
-        await serveStdio(server, (line) => ui.warn(line));
+        await serveStdio(server, (line) => ui.warn(line), { onStarted });
       } finally {
         syncer?.close();
       }

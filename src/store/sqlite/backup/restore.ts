@@ -124,7 +124,8 @@ async function restoreInto(files: string[], dataDir: string): Promise<RestoreRes
  * The files make one chain: a full backup first, then increments of the same
  * store and tenant selection, each starting at or before where the files
  * before it end (a gap would lose records), none older than those, and each
- * of the same copy's history up to where it starts.
+ * of the same copy's history up to where it starts. An increment of files
+ * ending at lsn 0 starts at 0 too, and looks like the full backup it is.
  */
 function checkChain(files: string[], headers: BackupHeader[]): void {
   const first = headers[0]!;
@@ -142,7 +143,9 @@ function checkChain(files: string[], headers: BackupHeader[]): void {
     if (h.store_id !== first.store_id)
       throw refuse(`a backup of another store (store ${h.store_id}), not of the store ${files[0]} backs up (store ${first.store_id})`);
     if (h.tenant !== first.tenant) throw refuse(`backs up ${selection(h.tenant)}, the files before it ${selection(first.tenant)}`);
-    if (h.after === 0) throw refuse("a full backup, not an increment: restore takes one full backup, then its increments");
+    // An increment of files that hold nothing (an empty store's backups) starts at lsn 0 as a full
+    // backup does, and continues them exactly; only where records came before is a full backup misplaced.
+    if (h.after === 0 && prev.last_lsn > 0) throw refuse("a full backup, not an increment: restore takes one full backup, then its increments");
     if (h.after > prev.last_lsn) {
       throw refuse(
         `holds the records after lsn ${h.after}, but the files before it end at lsn ${prev.last_lsn}: the records in between are missing (an increment left out, or the files out of order)`,
