@@ -6,7 +6,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RunResult, runJson, runZ } from "../helpers.ts";
-import { createToken } from "../http/_server.ts";
+import { type ServerProcess, createToken, startServer } from "../http/_server.ts";
 
 /** A machine: a home, and the binary run in it. */
 export interface Machine {
@@ -53,6 +53,14 @@ export async function tokenFile(serverHome: string, tenant: string, path: string
   writeFileSync(path, `${token}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);
   return path;
+}
+
+/** A team server: a real `zerodb serve` with its home in `dir/server`, and a token file for `tenant` (`tok`). */
+export async function teamServer(dir: string, tenant = "team"): Promise<ServerProcess & { home: string; tok: string }> {
+  const home = join(dir, "server");
+  const tok = await tokenFile(home, tenant, join(dir, `${tenant}.token`));
+  const server = await startServer(home);
+  return Object.assign(server, { home, tok });
 }
 
 /**

@@ -11,9 +11,8 @@ import { join } from "node:path";
 import { OWED_FILE, STAMP_FILE } from "../../src/sync/background.ts";
 import { claudeLayout, writeTranscript } from "../capture/_fixtures.ts";
 import { tempDir } from "../helpers.ts";
-import { startServer } from "../http/_server.ts";
 import { startMcp } from "../mcp/_client.ts";
-import { type Machine, machine, tokenFile } from "./_machines.ts";
+import { machine, teamServer, tokenFile, type Machine } from "./_machines.ts";
 
 /** Configures `m` to sync with `url`, its store created first. */
 async function configure(m: Machine, url: string, tok: string): Promise<void> {
@@ -86,9 +85,8 @@ describe("background sync after writes", () => {
 
   test("`zerodb append` and `fact set` reach the server without `zerodb sync`; within the minute none starts, a trailing one waits it out", async () => {
     using dir = tempDir();
-    const srvHome = join(dir.path, "server");
-    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
-    await using server = await startServer(srvHome);
+    await using server = await teamServer(dir.path);
+    const { tok } = server;
     const a = machine(dir.path, "a");
     const reader = machine(dir.path, "reader");
     await configure(a, server.url, tok);
@@ -117,9 +115,8 @@ describe("background sync after writes", () => {
 
   test("issue 30: a write right after a background sync reaches the other machine without another write", async () => {
     using dir = tempDir();
-    const srvHome = join(dir.path, "server");
-    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
-    await using server = await startServer(srvHome);
+    await using server = await teamServer(dir.path);
+    const { tok } = server;
     const a = machine(dir.path, "a");
     const b = machine(dir.path, "b");
     await configure(a, server.url, tok);
@@ -137,9 +134,8 @@ describe("background sync after writes", () => {
 
   test("MCP remember reaches the server in the background; one owed when the session ends starts then", async () => {
     using dir = tempDir();
-    const srvHome = join(dir.path, "server");
-    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
-    await using server = await startServer(srvHome);
+    await using server = await teamServer(dir.path);
+    const { tok } = server;
     const a = machine(dir.path, "a");
     const reader = machine(dir.path, "reader");
     await configure(a, server.url, tok);
@@ -159,9 +155,8 @@ describe("background sync after writes", () => {
 
   test("`zerodb capture sync` (the SessionEnd catch-up) sends what it captured in the background", async () => {
     using dir = tempDir();
-    const srvHome = join(dir.path, "server");
-    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
-    await using server = await startServer(srvHome);
+    await using server = await teamServer(dir.path);
+    const { tok } = server;
     const a = machine(dir.path, "a");
     const reader = machine(dir.path, "reader");
     await configure(a, server.url, tok);

@@ -12,14 +12,13 @@ import { CONTENT_MAX_BYTES } from "../../src/limits.ts";
 import { SYNC_TURN_TYPE } from "../../src/schema/sync.ts";
 import { tempDir } from "../helpers.ts";
 import { createToken, startServer } from "../http/_server.ts";
-import { escapeHeavy, machine, tokenFile } from "./_machines.ts";
+import { escapeHeavy, machine, teamServer } from "./_machines.ts";
 
 describe("a turn too large for JSON once escaped", () => {
   test("syncs byte for byte, in its place between the turns around it", async () => {
     using dir = tempDir();
-    const srvHome = join(dir.path, "server");
-    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
-    await using server = await startServer(srvHome);
+    await using server = await teamServer(dir.path);
+    const { tok } = server;
     const a = machine(dir.path, "a");
     const b = machine(dir.path, "b");
     const big = escapeHeavy(CONTENT_MAX_BYTES, "wombatlarge ");

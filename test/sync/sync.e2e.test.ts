@@ -12,7 +12,7 @@ import { seeded } from "../seed.ts";
 import { spawnUi } from "../http/viewer/_ui.ts";
 import { STAMP_FILE } from "../../src/sync/background.ts";
 import { claudeLayout, runHook, writeTranscript } from "../capture/_fixtures.ts";
-import { countingProxy, machine, tokenFile } from "./_machines.ts";
+import { countingProxy, machine, teamServer, tokenFile } from "./_machines.ts";
 
 /** A JSONL export of `n` turns of the local tenant, cycling through sessions in runs, for `zerodb import`. */
 function tape(n: number, sessions: string[], tag: string, run = 37): string {
@@ -28,9 +28,8 @@ function tape(n: number, sessions: string[], tag: string, run = 37): string {
 describe("zerodb sync", () => {
   test("two machines: each finds the other's turns, a second sync moves nothing, order kept", async () => {
     using dir = tempDir();
-    const srvHome = join(dir.path, "server");
-    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
-    await using server = await startServer(srvHome);
+    await using server = await teamServer(dir.path);
+    const { tok } = server;
     const a = machine(dir.path, "a");
     const b = machine(dir.path, "b");
     for (const c of ["flux capacitor needs 1.21 gigawatts", "second thought from A"]) expect((await a.run(["append", "--session", "proj/x", c])).code).toBe(0);
@@ -57,9 +56,8 @@ describe("zerodb sync", () => {
     "exactly once under kill -9 at random points of both machines' syncs",
     seeded(async (random) => {
       using dir = tempDir();
-      const srvHome = join(dir.path, "server");
-      const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
-      await using server = await startServer(srvHome);
+      await using server = await teamServer(dir.path);
+      const { tok } = server;
       const a = machine(dir.path, "a");
       const b = machine(dir.path, "b");
       writeFileSync(join(dir.path, "a.jsonl"), tape(2400, ["a/0", "a/1", "a/2", "shared"], "A"));
@@ -111,9 +109,8 @@ describe("zerodb sync", () => {
 
   test("a fact has one latest value everywhere: the server's order decides", async () => {
     using dir = tempDir();
-    const srvHome = join(dir.path, "server");
-    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
-    await using server = await startServer(srvHome);
+    await using server = await teamServer(dir.path);
+    const { tok } = server;
     const a = machine(dir.path, "a");
     const b = machine(dir.path, "b");
     await a.run(["fact", "set", "editor", "vim"]);
@@ -131,9 +128,8 @@ describe("zerodb sync", () => {
 
   test("a forget reaches the other machine and hides only what the forgetting one had seen", async () => {
     using dir = tempDir();
-    const srvHome = join(dir.path, "server");
-    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
-    await using server = await startServer(srvHome);
+    await using server = await teamServer(dir.path);
+    const { tok, home: srvHome } = server;
     const a = machine(dir.path, "a");
     const b = machine(dir.path, "b");
     await a.run(["append", "--session", "s", "the launch code is marmalade-quokka"]);
@@ -163,9 +159,8 @@ describe("zerodb sync", () => {
 
   test("objects travel once by digest; a blob the server holds is not sent again: no object bytes go over the wire", async () => {
     using dir = tempDir();
-    const srvHome = join(dir.path, "server");
-    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
-    await using server = await startServer(srvHome);
+    await using server = await teamServer(dir.path);
+    const { tok } = server;
     const a = machine(dir.path, "a");
     const b = machine(dir.path, "b");
     const file = join(dir.path, "pic.bin");
@@ -237,9 +232,8 @@ describe("zerodb sync", () => {
 
   test("a capture hook that wrote starts a sync in the background, at most once a minute", async () => {
     using dir = tempDir();
-    const srvHome = join(dir.path, "server");
-    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
-    await using server = await startServer(srvHome);
+    await using server = await teamServer(dir.path);
+    const { tok } = server;
     const a = machine(dir.path, "a");
     await a.run(["sessions"]);
     writeFileSync(join(a.home, "zerodb", "config.json"), JSON.stringify({ sync: { url: server.url, token_file: tok } }), { mode: 0o600 });
@@ -288,9 +282,8 @@ describe("zerodb sync", () => {
 
   test("plain `zerodb sync` reads the config; a second sync of a store while one runs is refused", async () => {
     using dir = tempDir();
-    const srvHome = join(dir.path, "server");
-    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
-    await using server = await startServer(srvHome);
+    await using server = await teamServer(dir.path);
+    const { tok } = server;
     const a = machine(dir.path, "a");
     await a.run(["append", "--session", "s", "configured"]);
     writeFileSync(join(a.home, "zerodb", "config.json"), JSON.stringify({ sync: { url: server.url, token_file: tok } }), { mode: 0o600 });

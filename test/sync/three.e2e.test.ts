@@ -7,11 +7,9 @@
  * the machine that wrote it, on each door (CLI, HTTP, MCP).
  */
 import { describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { tempDir } from "../helpers.ts";
-import { startServer } from "../http/_server.ts";
 import { startMcp } from "../mcp/_client.ts";
-import { type Machine, machine, tokenFile } from "./_machines.ts";
+import { machine, teamServer, type Machine } from "./_machines.ts";
 
 type Hit = { lsn: number; session: string; origin?: { store: string; lsn: number } };
 
@@ -24,9 +22,8 @@ async function sorted(m: Machine): Promise<Record<string, string[]>> {
 describe("three machines", () => {
   test("writes apart, syncs in several orders: every record once everywhere, one fact value, a forget reaches all", async () => {
     using dir = tempDir();
-    const srvHome = join(dir.path, "server");
-    const tok = await tokenFile(srvHome, "team", join(dir.path, "team.token"));
-    await using server = await startServer(srvHome);
+    await using server = await teamServer(dir.path);
+    const { tok } = server;
     const [a, b, c] = ["a", "b", "c"].map((n) => machine(dir.path, n)) as [Machine, Machine, Machine];
     const names = new Map([
       [a, "A"],
