@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { indexText } from "../../src/search/text.ts";
 import { DB_FILE } from "../../src/store/sqlite/paths.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
-import { tenantToken } from "../../src/store/sqlite/search-index.ts";
+import { tenantToken } from "../../src/store/sqlite/search/word-index.ts";
 
 /** A tape row as stored, plus the text the word index holds for it. */
 export interface BareRow {

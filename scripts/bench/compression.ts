@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { lineEntries } from "../../src/capture/entries.ts";
 import { indexText } from "../../src/search/text.ts";
 import { idemDigest } from "../../src/store/hashes.ts";
-import { tenantToken } from "../../src/store/sqlite/search-index.ts";
+import { tenantToken } from "../../src/store/sqlite/search/word-index.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import {
   type Layout,
@@ -81,7 +81,7 @@ function anatomyOf(path: string, perMiB: (bytes: number) => number): Figure[] {
   return out;
 }
 
-/** A row's word-index columns as the store writes them (search-index.ts indexRow). */
+/** A row's word-index columns as the store writes them (src/store/sqlite/search/word-index.ts indexRow). */
 const indexed = (r: { tenant: string; text: string }): [string, string] => [indexText(r.text), tenantToken(r.tenant)];
 
 const section: Section = {

@@ -6,7 +6,7 @@
  * rate, and the bytes of index per byte of text. Quality is the recall section's.
  */
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
-import { rebuildIndex } from "../../src/store/sqlite/search-index.ts";
+import { rebuildIndex } from "../../src/store/sqlite/search/word-index.ts";
 import { isStopword } from "../../src/search/stopwords.ts";
 import { type Figure, type Section, percentile, scratch } from "./_lib.ts";
 import { distractor } from "./recall/distractors.ts";

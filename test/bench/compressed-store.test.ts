@@ -21,7 +21,7 @@ import {
 } from "../../scripts/bench/_compressed-store.ts";
 import { indexText } from "../../src/search/text.ts";
 import { idemDigest } from "../../src/store/hashes.ts";
-import { tenantToken } from "../../src/store/sqlite/search-index.ts";
+import { tenantToken } from "../../src/store/sqlite/search/word-index.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { tempDir } from "../helpers.ts";
 

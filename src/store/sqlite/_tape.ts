@@ -5,7 +5,7 @@ import { idemDigest, rowChecksum } from "../hashes.ts";
 import { prefixEnd } from "../ranges.ts";
 import { storeIdOf } from "./identity.ts";
 import { SearchClass } from "../../search/search-class.ts";
-import { indexRow, indexRows, kindClass } from "./search-index.ts";
+import { indexRow, indexRows, kindClass } from "./search/word-index.ts";
 
 /** A tape row to insert. */
 export interface NewRow {

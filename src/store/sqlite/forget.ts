@@ -12,7 +12,7 @@ import { insertRow, prefixRange } from "./_tape.ts";
 import { forgetPayload } from "../rows.ts";
 import { sqlitePayload } from "./row-data.ts";
 import { BUSY_TIMEOUT_MS } from "./open.ts";
-import { secureDeletes, unindexRow } from "./search-index.ts";
+import { secureDeletes, unindexRow } from "./search/word-index.ts";
 
 interface Match {
   lsn: number;

@@ -14,7 +14,7 @@ import { type RerenderLookups, rerenderTurn } from "../../capture/rerender.ts";
 import { turnClass } from "../../search/search-class.ts";
 import { contentHash, idemDigest, opHash } from "../hashes.ts";
 import { rowChecksum } from "./_tape.ts";
-import { type RebuildProgress, indexRow, unindexRow } from "./search-index.ts";
+import { type RebuildProgress, indexRow, unindexRow } from "./search/word-index.ts";
 
 /**
  * The rows that may render differently: agent_progress notes, and compaction

@@ -11,7 +11,7 @@ import m007 from "./migrations/007_index_tenants.sql" with { type: "text" };
 import m008 from "./migrations/008_agent_progress.sql" with { type: "text" };
 import { scrubForgotten } from "./forget-record.ts";
 import { rerenderCaptured } from "./migrate-captured.ts";
-import { type RebuildProgress, rebuildIndex, secureDeletes } from "./search-index.ts";
+import { type RebuildProgress, rebuildIndex, secureDeletes } from "./search/word-index.ts";
 
 /** One numbered migration: its SQL, then, where SQL cannot do it, a step in code. */
 export interface Migration {

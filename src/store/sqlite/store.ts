@@ -14,7 +14,7 @@ import { backupChunks, backupStart } from "./backup/backup.ts";
 import { openObjects, type ObjectsOptions } from "./objects.ts";
 import type { MigrateOptions } from "./migrate.ts";
 import { openDatabase } from "./open.ts";
-import { search } from "./search.ts";
+import { search } from "./search/search.ts";
 import { stats } from "./stats.ts";
 import { damagedRows } from "./verify.ts";
 import { fromSqliteError, mapped } from "./errors.ts";

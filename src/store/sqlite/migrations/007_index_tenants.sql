@@ -1,6 +1,6 @@
 -- One tenant's search never depends on another tenant's data (DESIGN.md 11,
 -- I5): the word index gains a `tenant` column holding one token per row
--- (src/store/sqlite/search-index.ts tenantToken), so a store that holds
+-- (src/store/sqlite/search/word-index.ts tenantToken), so a store that holds
 -- several tenants' rows answers every list and count of a search for the
 -- caller's rows alone (`{tenant}: <token> AND ...`). The index is rebuilt
 -- from the tape by the migration's step, as migration 004 built it.

@@ -4,13 +4,13 @@
  * them that the caller's filter admits.
  */
 import type { Database } from "bun:sqlite";
-import { SearchClass } from "../../search/search-class.ts";
-import { POOL_CHOICE, RowList, choosePool, rankKnown } from "../../search/candidates.ts";
-import { idf } from "../../search/rank.ts";
-import type { SearchInput } from "../../schema/ops.ts";
-import { prefixRange } from "./_tape.ts";
-import { tenantToken } from "./search-index.ts";
-import { boundOf } from "../as-of.ts";
+import { SearchClass } from "../../../search/search-class.ts";
+import { POOL_CHOICE, RowList, choosePool, rankKnown } from "../../../search/candidates.ts";
+import { idf } from "../../../search/rank.ts";
+import type { SearchInput } from "../../../schema/ops.ts";
+import { prefixRange } from "../_tape.ts";
+import { tenantToken } from "./word-index.ts";
+import { boundOf } from "../../as-of.ts";
 
 /** Rows fetched per term, newest first; a term with fewer is complete. */
 export const CANDIDATES_PER_TERM = 1000;
@@ -25,7 +25,7 @@ const DF_BOUND = 20_000;
  * tenant holds a live row with text, the index holds the caller's rows only
  * and needs no scope (a scoped look-up costs about twice as much); once
  * another does, every expression is ANDed with the caller's tenant token
- * (search-index.ts). Either way each list and count is the caller's alone.
+ * (word-index.ts). Either way each list and count is the caller's alone.
  */
 export interface Scope {
   tenant: string;

@@ -13,7 +13,7 @@
  *    ones. Each row scores the idf of the terms it is known to hold, and the
  *    best are checked against the tenant and the filters. When
  *    none passes (another tenant's rows or noise fill the lists), the lists
- *    are made again joined with the tape (search-candidates.ts).
+ *    are made again joined with the tape (candidates.ts).
  * 2. The best rows (POOL_SIZE_MIN, or twice the hits asked for) are read through
  *    a bounded window and ranked, a long turn by a deeper window where the
  *    index says its words lie past the first (src/search/pipeline.ts).
@@ -24,22 +24,22 @@
  *
  * Stages 2 and 3 are the same on every engine (src/search/pipeline.ts); this
  * file reads rows for them. Every list and count is the caller's tenant's
- * (search-candidates.ts, scopeOf), so one tenant's answers never depend on
+ * (candidates.ts, scopeOf), so one tenant's answers never depend on
  * another's data (I5).
  *
  * FTS5's own `ORDER BY rank` computes BM25 for every matching row (half a
  * second for a common word in a million turns) and its snippet() grows with
  * the occurrences in a turn (99 s for a 3 MB turn): neither is used.
- * (I9: forget deletes a row's index entries through search-index.ts.)
+ * (I9: forget deletes a row's index entries through word-index.ts.)
  */
 import type { Database } from "bun:sqlite";
-import { AFTER, NEIGHBOURS, type Near } from "../../search/context.ts";
-import { DEEP_CHARS, NEIGHBOUR_CHARS, Ranking, type RowText, WINDOW_CHARS } from "../../search/pipeline.ts";
-import { type Term, ftsOf, parseQuery, widenedQuery } from "../../search/query.ts";
-import { PAGE_DEFAULT } from "../../limits.ts";
-import type { SearchInput } from "../../schema/ops.ts";
-import type { SearchHit, SearchResult } from "../../schema/results.ts";
-import { type Filter, type Scope, candidates, filterOf, scopeOf, stageOne } from "./search-candidates.ts";
+import { AFTER, NEIGHBOURS, type Near } from "../../../search/context.ts";
+import { DEEP_CHARS, NEIGHBOUR_CHARS, Ranking, type RowText, WINDOW_CHARS } from "../../../search/pipeline.ts";
+import { type Term, ftsOf, parseQuery, widenedQuery } from "../../../search/query.ts";
+import { PAGE_DEFAULT } from "../../../limits.ts";
+import type { SearchInput } from "../../../schema/ops.ts";
+import type { SearchHit, SearchResult } from "../../../schema/results.ts";
+import { type Filter, type Scope, candidates, filterOf, scopeOf, stageOne } from "./candidates.ts";
 
 /** Rows ranked in full (stage 2), at least; twice the hits asked for when that is more. */
 const POOL_SIZE_MIN = 60;

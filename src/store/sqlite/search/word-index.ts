@@ -5,9 +5,9 @@
  * the index.
  */
 import type { Database } from "bun:sqlite";
-import { SearchClass, isZerodbTool, turnClass } from "../../search/search-class.ts";
-import { indexText } from "../../search/text.ts";
-import { sha256Hex } from "../../util/hash.ts";
+import { SearchClass, isZerodbTool, turnClass } from "../../../search/search-class.ts";
+import { indexText } from "../../../search/text.ts";
+import { sha256Hex } from "../../../util/hash.ts";
 
 /** A row of the word index: its LSN, its tenant and its text. */
 export interface IndexedRow {
@@ -22,7 +22,7 @@ const tokens = new Map<string, string>();
  * The token that stands for a tenant in the word index's `tenant` column
  * (migration 007): letters and hex digits only, so the tokenizer keeps it
  * whole, and long enough that no one types it by chance. A search of a
- * store holding several tenants' rows is scoped by it (search-candidates.ts),
+ * store holding several tenants' rows is scoped by it (candidates.ts),
  * so every list and count it reads is the caller's tenant's alone (I5).
  */
 export function tenantToken(tenant: string): string {
