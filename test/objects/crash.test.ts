@@ -7,7 +7,7 @@
 import { expect, test } from "bun:test";
 import { createWriteStream, mkdirSync, watch } from "node:fs";
 import { join } from "node:path";
-import { forget } from "../../src/store/sqlite/forget.ts";
+import { forget } from "../../src/store/sqlite/forget/forget.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { ZERODB, runJson, tempDir } from "../helpers.ts";
 import { seeded } from "../seed.ts";

@@ -9,7 +9,7 @@ import m005 from "./migrations/005_forget_traces.sql" with { type: "text" };
 import m006 from "./migrations/006_index_writes.sql" with { type: "text" };
 import m007 from "./migrations/007_index_tenants.sql" with { type: "text" };
 import m008 from "./migrations/008_agent_progress.sql" with { type: "text" };
-import { scrubForgotten } from "./forget-record.ts";
+import { scrubForgotten } from "./forget/record.ts";
 import { rerenderCaptured } from "./migrate-captured.ts";
 import { type RebuildProgress, rebuildIndex, secureDeletes } from "./search/word-index.ts";
 

@@ -9,7 +9,7 @@ import type { TapeRecord } from "../../schema/tape.ts";
 import { lsnRanges } from "../ranges.ts";
 import { isoTime, verifyRow } from "./_tape.ts";
 import type { ForgetData } from "../rows.ts";
-import { hiddenBy } from "./forget-record.ts";
+import { hiddenBy } from "./forget/record.ts";
 
 /** A tape row as export reads it. */
 export interface Row {

@@ -1,7 +1,7 @@
 /** stats: counts and sizes per kind, payload histogram, repeats (DESIGN.md D7). */
 import type { Database } from "bun:sqlite";
 import type { StatsResult } from "../../schema/results.ts";
-import { objectBytes } from "./objects-gc.ts";
+import { objectBytes } from "./objects/gc.ts";
 
 /** Upper bounds of the payload histogram's buckets, in bytes (the last is open). */
 const BUCKETS = [256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304];

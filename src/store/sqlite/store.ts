@@ -8,10 +8,10 @@ import type { CheckResult, Memory, Store, WorkTrace } from "../types.ts";
 import { sqliteCapture } from "./capture-cursors.ts";
 import { activity } from "./activity.ts";
 import { factGet, factHistory, factList, factSet } from "./facts.ts";
-import { checkpoint, finishPendingPurge, forget } from "./forget.ts";
+import { checkpoint, finishPendingPurge, forget } from "./forget/forget.ts";
 import { linkAdd, linkList } from "./links.ts";
 import { backupChunks, backupStart } from "./backup/backup.ts";
-import { openObjects, type ObjectsOptions } from "./objects.ts";
+import { openObjects, type ObjectsOptions } from "./objects/objects.ts";
 import type { MigrateOptions } from "./migrate.ts";
 import { openDatabase } from "./open.ts";
 import { search } from "./search/search.ts";
@@ -22,8 +22,8 @@ import { sqliteTokens } from "./tokens.ts";
 import { traceDatabase } from "./trace.ts";
 import { exportRows, importRecords } from "./transfer.ts";
 import { append, read, sessions } from "./turns.ts";
-import { asOfLookup, factGetAt, factListAt, sessionsAt } from "./as-of.ts";
-import { diff } from "./diff.ts";
+import { asOfLookup, factGetAt, factListAt, sessionsAt } from "./history/as-of.ts";
+import { diff } from "./history/diff.ts";
 
 /** Hooks other parts of the store (objects) add to the engine. */
 export interface SqliteStoreHooks {

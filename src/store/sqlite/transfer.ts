@@ -4,7 +4,7 @@ import { ZeroDbError } from "../../errors.ts";
 import type { TapeRecord } from "../../schema/tape.ts";
 import { type ImportedRow, forgetRow, forgottenRow, importLines, liveRow, orphanForgotten } from "../import-records.ts";
 import { type NewRow, insertRow } from "./_tape.ts";
-import { hiddenBy } from "./forget-record.ts";
+import { hiddenBy } from "./forget/record.ts";
 import { sqlitePayload } from "./row-data.ts";
 import { applyForget, sameAsStored } from "./backup/increment.ts";
 import { type Row, toRecord } from "./row-record.ts";

@@ -81,7 +81,7 @@ if (!server) {
         hits: { snippet: string }[];
       };
       expect(hits.hits[0]?.snippet).toContain("rotation");
-    });
+    }, 60_000);
 
     test(
       "restore --database killed with SIGKILL at random points: the database holds nothing or the whole store, and the next restore completes it",
@@ -171,7 +171,7 @@ if (!server) {
       const both = await zerodb(admin, ["restore", file, "--database", empty, "--data-dir", join(dir.path, "d")]);
       expect(both.code).toBe(2);
       expect(both.err).toContain("not both");
-    });
+    }, 60_000);
 
     test("issue 29 item 5: a re-signed backup that says what no store wrote is refused, nothing reaches the database", async () => {
       using dir = tempDir("zerodb-pg-restore-");
@@ -202,6 +202,6 @@ if (!server) {
       expect(h.err).toStartWith(`zerodb: ${huge}: header.last_lsn: ${2 ** 53 - 1} is past the highest lsn a restore takes`);
       expect((await zerodb(admin, ["export", "--database", empty])).out).toBe("");
       expect(readdirSync(join(admin, "zerodb")).filter((n) => n.startsWith(".restore-"))).toEqual([]);
-    });
+    }, 60_000);
   });
 }

@@ -9,7 +9,7 @@ import type { Database } from "bun:sqlite";
 import { ZeroDbError } from "../../../errors.ts";
 import type { TapeRecord } from "../../../schema/tape.ts";
 import { canonicalJson } from "../../../util/json.ts";
-import { purge, recomputeDerived } from "../forget.ts";
+import { purge, recomputeDerived } from "../forget/forget.ts";
 import { type Row, toRecord } from "../row-record.ts";
 
 const ROW_SQL = `SELECT lsn, tenant, kind, ts, subject, idem_key, idem_digest, op_hash, text, data, checksum, forgotten_by FROM tape WHERE lsn = ?`;

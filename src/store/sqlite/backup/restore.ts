@@ -20,7 +20,7 @@ import { fsyncDir, writeFileAtomic } from "../../../util/atomic.ts";
 import { checkObjectSize } from "../../restore-check.ts";
 import type { RestoreResult } from "../../types.ts";
 import { damaged, headerOf, inFile, openBackup, readHeader } from "./format.ts";
-import { checkpoint } from "../forget.ts";
+import { checkpoint } from "../forget/forget.ts";
 import { ID_FILE } from "../identity.ts";
 import { forkAt, sameHistory, saveLineage } from "./lineage.ts";
 import { openDatabase } from "../open.ts";

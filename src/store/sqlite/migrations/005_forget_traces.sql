@@ -2,7 +2,7 @@
 -- A forgotten row keeps neither its idempotency key nor the hash of its
 -- operation (a hash of a 4-digit PIN is the PIN after 10,000 guesses); only
 -- a digest of the key (src/store/sqlite/_tape.ts idemDigest), so the key
--- stays reserved (I3). The step in code (forget-record.ts scrubForgotten)
+-- stays reserved (I3). The step in code (forget/record.ts scrubForgotten)
 -- scrubs the rows earlier releases forgot and rewrites forget records'
 -- selectors into the LSNs they hid.
 ALTER TABLE tape ADD COLUMN idem_digest BLOB;

@@ -5,14 +5,14 @@
  * stronger than history (I8, I9).
  */
 import type { Database } from "bun:sqlite";
-import { notFound } from "../../errors.ts";
-import { PAGE_DEFAULT } from "../../limits.ts";
-import type { FactGetInput, FactListInput, SessionsInput } from "../../schema/ops.ts";
-import type { Fact, FactListResult, SessionsResult } from "../../schema/results.ts";
-import type { AsOfLookup } from "../as-of.ts";
-import { BOOKKEEPING_FACTS, listsBookkeeping } from "../ranges.ts";
-import { prefixRange, verifyRow } from "./_tape.ts";
-import type { FactRow } from "./facts.ts";
+import { notFound } from "../../../errors.ts";
+import { PAGE_DEFAULT } from "../../../limits.ts";
+import type { FactGetInput, FactListInput, SessionsInput } from "../../../schema/ops.ts";
+import type { Fact, FactListResult, SessionsResult } from "../../../schema/results.ts";
+import type { AsOfLookup } from "../../as-of.ts";
+import { BOOKKEEPING_FACTS, listsBookkeeping } from "../../ranges.ts";
+import { prefixRange, verifyRow } from "../_tape.ts";
+import type { FactRow } from "../facts.ts";
 
 /** How a tenant's times become LSNs on this store. */
 export function asOfLookup(db: Database, tenant: string): AsOfLookup {

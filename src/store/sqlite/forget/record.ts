@@ -5,9 +5,9 @@
  * selector: a session name or fact key says what was forgotten.
  */
 import type { Database } from "bun:sqlite";
-import { idemDigest } from "../hashes.ts";
-import { forgetData } from "../rows.ts";
-import { rowChecksum } from "./_tape.ts";
+import { idemDigest } from "../../hashes.ts";
+import { forgetData } from "../../rows.ts";
+import { rowChecksum } from "../_tape.ts";
 
 /** A forget record's data: the count and the hidden LSNs as inclusive ranges. */
 /** The LSNs a forget hid, read from the rows it marked, sorted. */

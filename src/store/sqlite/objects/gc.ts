@@ -5,7 +5,7 @@
  * blob and commits its ref, so the two never interleave.
  */
 import type { Database } from "bun:sqlite";
-import type { BlobStore } from "../../objects/types.ts";
+import type { BlobStore } from "../../../objects/types.ts";
 
 const hasLiveRef = "SELECT 1 FROM tape WHERE kind = 'object' AND subject = ? AND forgotten_by IS NULL LIMIT 1";
 

@@ -1,11 +1,11 @@
 /** diff on SQLite (DESIGN.md section 17): what the live tape gained between two LSNs, in one read transaction. */
 import type { Database } from "bun:sqlite";
-import { PAGE_DEFAULT } from "../../limits.ts";
-import type { DiffInput } from "../../schema/ops.ts";
-import type { DiffResult } from "../../schema/results.ts";
-import { type TurnRow, sessionsOf } from "../diff.ts";
-import { BOOKKEEPING_FACTS, listsBookkeeping } from "../ranges.ts";
-import { isoTime, prefixRange, verifyRow } from "./_tape.ts";
+import { PAGE_DEFAULT } from "../../../limits.ts";
+import type { DiffInput } from "../../../schema/ops.ts";
+import type { DiffResult } from "../../../schema/results.ts";
+import { type TurnRow, sessionsOf } from "../../diff.ts";
+import { BOOKKEEPING_FACTS, listsBookkeeping } from "../../ranges.ts";
+import { isoTime, prefixRange, verifyRow } from "../_tape.ts";
 
 interface ValueRow {
   lsn: number;

@@ -5,19 +5,19 @@
  */
 import type { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { notFound } from "../../errors.ts";
-import { OBJECT_MAX_BYTES_DEFAULT, PAGE_DEFAULT } from "../../limits.ts";
-import { createFsBlobStore } from "../../objects/fs-store.ts";
-import type { BlobStore, ObjectSource } from "../../objects/types.ts";
-import type { ObjectGetInput, ObjectListInput, ObjectPutMeta } from "../../schema/ops.ts";
-import { parseInput } from "../../schema/parse.ts";
-import type { ObjectInfo, ObjectListResult, ObjectPutResult } from "../../schema/results.ts";
-import type { ObjectBody } from "../types.ts";
-import { insertRow, priorWrite, verifyRow } from "./_tape.ts";
-import { collect, reconcile } from "./objects-gc.ts";
-import { opHash } from "../hashes.ts";
-import { objectPayload } from "../rows.ts";
-import { sqlitePayload } from "./row-data.ts";
+import { notFound } from "../../../errors.ts";
+import { OBJECT_MAX_BYTES_DEFAULT, PAGE_DEFAULT } from "../../../limits.ts";
+import { createFsBlobStore } from "../../../objects/fs-store.ts";
+import type { BlobStore, ObjectSource } from "../../../objects/types.ts";
+import type { ObjectGetInput, ObjectListInput, ObjectPutMeta } from "../../../schema/ops.ts";
+import { parseInput } from "../../../schema/parse.ts";
+import type { ObjectInfo, ObjectListResult, ObjectPutResult } from "../../../schema/results.ts";
+import type { ObjectBody } from "../../types.ts";
+import { insertRow, priorWrite, verifyRow } from "../_tape.ts";
+import { collect, reconcile } from "./gc.ts";
+import { opHash } from "../../hashes.ts";
+import { objectPayload } from "../../rows.ts";
+import { sqlitePayload } from "../row-data.ts";
 
 /** The media type of an object put without one. */
 export const DEFAULT_TYPE = "application/octet-stream";
@@ -65,7 +65,7 @@ export function openObjects(db: Database, dataDir: string, opts: ObjectsOptions 
     blobs,
     // The op schemas load with the first put, not with the store: a capture hook opens it and never puts.
     put: async (tenant, body, meta) => {
-      const { ObjectPutMeta } = await import("../../schema/ops.ts");
+      const { ObjectPutMeta } = await import("../../../schema/ops.ts");
       return put({ db, blobs }, { tenant, body, meta: parseInput(ObjectPutMeta, meta ?? {}), maxBytes });
     },
     get: (tenant, input) => get({ db, blobs }, tenant, input),

@@ -2,17 +2,17 @@
  * forget: a tape record that hides every matching record at or below its own
  * LSN (I8) and purges their bytes from the database, the WAL and the FTS
  * index (I9). Neither the record nor the hidden rows keep anything that says
- * what was forgotten (issue 14 item 4): see forget-record.ts.
+ * what was forgotten (issue 14 item 4): see record.ts.
  */
 import type { Database } from "bun:sqlite";
-import type { ForgetInput, Selector } from "../../schema/ops.ts";
-import type { ForgetResult } from "../../schema/results.ts";
-import { idemDigest } from "../hashes.ts";
-import { insertRow, prefixRange } from "./_tape.ts";
-import { forgetPayload } from "../rows.ts";
-import { sqlitePayload } from "./row-data.ts";
-import { BUSY_TIMEOUT_MS } from "./open.ts";
-import { secureDeletes, unindexRow } from "./search/word-index.ts";
+import type { ForgetInput, Selector } from "../../../schema/ops.ts";
+import type { ForgetResult } from "../../../schema/results.ts";
+import { idemDigest } from "../../hashes.ts";
+import { insertRow, prefixRange } from "../_tape.ts";
+import { forgetPayload } from "../../rows.ts";
+import { sqlitePayload } from "../row-data.ts";
+import { BUSY_TIMEOUT_MS } from "../open.ts";
+import { secureDeletes, unindexRow } from "../search/word-index.ts";
 
 interface Match {
   lsn: number;
