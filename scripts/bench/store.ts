@@ -3,7 +3,7 @@
  * fsync rate measured back to back, batches, what one commit writes to the
  * WAL, and growth: append and search at 10k, 100k and (full run) 1M turns.
  */
-import { statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { type Figure, type Section, median, pairedRatios, percentile, perSecond, repeat, scratch, summarize } from "./_lib.ts";
@@ -100,20 +100,43 @@ function bareBatchRate(dir: string, batches: number): number {
  * WAL frames one durable single-entry append writes: automatic checkpoints
  * are switched off on this scratch store only, so the WAL's growth over n
  * commits is all theirs (a frame is a 24-byte header plus one page, https://sqlite.org/fileformat.html#the_write_ahead_log).
+ * `tables` says whose pages they were: after each commit, its frames' page
+ * numbers (from their headers) named by the dbstat table (https://sqlite.org/dbstat.html).
  */
-async function walFramesPerAppend(dir: string, n: number): Promise<number> {
+async function walFramesPerAppend(dir: string, n: number): Promise<{ frames: number; tables: string }> {
   const data = scratch(dir, "wal");
   const store = openSqliteStore(data);
+  let fd: number | undefined;
   try {
     const m = store.memory("bench");
     await m.append({ session: "bench/wal", entries: [{ role: "note", content: filler(0) }] });
     store.db.run("PRAGMA wal_autocheckpoint = 0");
     store.db.run("PRAGMA wal_checkpoint(TRUNCATE)");
     const page = (store.db.query("PRAGMA page_size").get() as { page_size: number }).page_size;
-    for (let i = 1; i <= n; i++) await m.append({ session: "bench/wal", entries: [{ role: "note", content: filler(i) }] });
-    const wal = statSync(join(data, "zerodb.sqlite-wal")).size;
-    return (wal - 32) / (page + 24) / n;
+    const pages = store.db.query("SELECT name, pageno FROM dbstat");
+    fd = openSync(join(data, "zerodb.sqlite-wal"), "r");
+    const header = Buffer.alloc(4);
+    const count = new Map<string, number>();
+    let at = 32;
+    for (let i = 1; i <= n; i++) {
+      await m.append({ session: "bench/wal", entries: [{ role: "note", content: filler(i) }] });
+      const owner = new Map((pages.all() as { name: string; pageno: number }[]).map((r) => [r.pageno, r.name]));
+      for (; at + 24 + page <= fstatSync(fd).size; at += 24 + page) {
+        readSync(fd, header, 0, 4, at);
+        const pgno = header.readUInt32BE(0);
+        // Page 1 holds the file header (page count, free list) besides sqlite_schema's root.
+        const name = pgno === 1 ? "page 1" : (owner.get(pgno) ?? "free pages");
+        count.set(name, (count.get(name) ?? 0) + 1);
+      }
+    }
+    const tables = [...count]
+      .sort((a, b) => b[1] - a[1])
+      .filter(([, c]) => c / n >= 0.05)
+      .map(([name, c]) => `${name} ${(c / n).toFixed(2)}`)
+      .join(", ");
+    return { frames: (at - 32) / (24 + page) / n, tables };
   } finally {
+    if (fd !== undefined) closeSync(fd);
     store.close();
   }
 }
@@ -147,12 +170,13 @@ const section: Section = {
         note: `so of ${perAppend.toFixed(3)} ms per durable append, ${work.toFixed(3)} ms is the commit's work and ${(perAppend - work).toFixed(3)} ms its fsync`,
       }),
     );
+    const wal = await walFramesPerAppend(ctx.tmp, 200);
     out.push({
       name: "WAL frames per durable single-entry append",
-      value: await walFramesPerAppend(ctx.tmp, 200),
+      value: wal.frames,
       unit: "frames",
       runs: 200,
-      note: "one page each, fsynced together",
+      note: `one page each, fsynced together: ${wal.tables}`,
     });
     // Paired with bare SQLite writing the same rows into the same schema just before each run (issue 32).
     const batches = ctx.quick ? 50 : 200;

@@ -9,6 +9,7 @@ import m005 from "./migrations/005_forget_traces.sql" with { type: "text" };
 import m006 from "./migrations/006_index_writes.sql" with { type: "text" };
 import m007 from "./migrations/007_index_tenants.sql" with { type: "text" };
 import m008 from "./migrations/008_agent_progress.sql" with { type: "text" };
+import m009 from "./migrations/009_index_pages.sql" with { type: "text" };
 import { scrubForgotten } from "./forget/record.ts";
 import { rerenderCaptured } from "./migrate-captured.ts";
 import { type RebuildProgress, rebuildIndex, secureDeletes } from "./search/word-index.ts";
@@ -38,6 +39,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { sql: m007, after: (db, onProgress) => rebuildIndex(db, onProgress) },
   // Claude Code's subagent progress lines as the messages they carry, stored once; compaction as kind summary.
   { sql: m008, after: (db, onProgress) => rerenderCaptured(db, onProgress), progress: "subagent messages and summaries" },
+  // Word index leaves of at most 2000 bytes: a commit's new segment no longer rebalances full pages (issue 32).
+  { sql: m009 },
 ];
 
 /** What opening a store reports while a migration rebuilds the search index. */
