@@ -29,9 +29,10 @@ export async function compile(opts: { target?: string; outfile: string; commit: 
   // A compiled Bun binary reads .env and bunfig.toml from its working directory by default: a project's .env
   // could then move the home (ZERODB_HOME) of the hook and the MCP server that run there. zerodb reads neither.
   const noAutoload = ["--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig"];
-  // Tier-up thresholds ×8 at start: run-once start-up code stays in the interpreter; commands that run long
-  // return to the normal policy (src/cli/jit.ts). Measured in docs/decisions/performance.md (2026-12-02).
-  const jit = ["--compile-jit-policy=8"];
+  // Tier-up thresholds ×256 at start: run-once start-up code (and a hook's whole run) stays in the interpreter;
+  // commands that run long return to the normal policy (src/cli/jit.ts). ×8 was measured first, then ×256 for the
+  // hooks, whose own work the JIT's compiling cost more than it saved: docs/decisions/performance.md (2026-12-02).
+  const jit = ["--compile-jit-policy=256"];
   const outfile = resolve(opts.outfile);
   // Workers are entry points of their own (new Worker(new URL(...))): capture's read-ahead, mcp's migration ahead.
   // process.execPath: the Bun running this script compiles, so every target gets the same runtime version.

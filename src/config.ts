@@ -9,7 +9,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { ZeroDbError } from "./errors.ts";
 import { MAX_INLINE_BYTES_DEFAULT, OBJECT_MAX_BYTES_DEFAULT } from "./limits.ts";
-import { Tenant } from "./schema/tenant.ts";
+import { tenantSchema } from "./schema/tenant.ts";
 import { parseInput } from "./schema/parse.ts";
 import { type PrivatePath, guardPrivatePaths } from "./util/private-path.ts";
 
@@ -21,7 +21,7 @@ function buildConfigFileSchema() {
     // A team server's store in PostgreSQL (DESIGN.md 12); the data dir then keeps only object bytes.
     database: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     // The one tenant rule (issue 15): the looser min(1).max(64) let a name through that no store accepts.
-    tenant: Tenant.optional(),
+    tenant: tenantSchema().optional(),
     token_file: z.string().min(1).optional(),
     object_roots: z.array(z.string().min(1)).optional(),
     max_inline_bytes: z

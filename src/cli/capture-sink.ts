@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { type Config, homePaths } from "../config.ts";
 import { localSink } from "../capture/local-sink.ts";
 import type { CaptureSink } from "../capture/sink.ts";
-import { checkTenant } from "../schema/common.ts";
+import { checkTenant } from "../schema/tenant.ts";
 import type { WorkTrace } from "../store/types.ts";
 import { guardPrivatePaths } from "../util/private-path.ts";
 import type { SharedFlags } from "./args.ts";

@@ -6,7 +6,7 @@
  * Off a terminal, or with NO_COLOR, the reporter is plain: the text and
  * nothing else, so scripts and tests read the same lines as before consola.
  */
-import { type ConsolaReporter, type LogObject, type LogType, createConsola } from "consola/core";
+import { type ConsolaInstance, type ConsolaReporter, type LogObject, type LogType, createConsola } from "consola/core";
 import { colorOn } from "./color.ts";
 import { verbosity } from "./verbosity.ts";
 
@@ -54,11 +54,43 @@ export function reporter(opts: { fancy: () => boolean } = { fancy: () => colorOn
   };
 }
 
+let made: ConsolaInstance | undefined;
+
 /**
- * The instance. Throttling is off: consola folds repeated lines into
+ * The instance, made on first use: a capture hook that has nothing to say
+ * never builds it (issue 32: consola's constructor was half a millisecond
+ * of each run). Throttling is off: consola folds repeated lines into
  * "(repeated N times)", which would change results and tests' output.
  */
-export const ui = createConsola({ level: verbosity(), reporters: [reporter()], throttle: 0 });
+function instance(): ConsolaInstance {
+  made ??= createConsola({ level: verbosity(), reporters: [reporter()], throttle: 0 });
+  return made;
+}
+
+/** The CLI's messages: each method, and the level, are the instance's (consola binds its methods to it). */
+export const ui: Pick<ConsolaInstance, "log" | "info" | "warn" | "error" | "debug" | "level"> = {
+  get log() {
+    return instance().log;
+  },
+  get info() {
+    return instance().info;
+  },
+  get warn() {
+    return instance().warn;
+  },
+  get error() {
+    return instance().error;
+  },
+  get debug() {
+    return instance().debug;
+  },
+  get level() {
+    return instance().level;
+  },
+  set level(level: number) {
+    instance().level = level;
+  },
+};
 
 /** Resolves once every result written so far has reached the OS. */
 export function flushed(): Promise<void> {

@@ -109,5 +109,30 @@ export interface RedactedValue {
  * as `password = "…"` in text.
  */
 export function redactValue(value: unknown): RedactedValue {
-  return redactJson(value, redact);
+  return redactJson(value, redactShort);
+}
+
+/** Strings up to this length have their redaction kept (redactShort). */
+const SHORT_MAX = 256;
+/** How many kept redactions before the cache starts over (a bound on its memory, about 1 MiB). */
+const SHORT_KEEP = 4096;
+const shortResults = new Map<string, Redacted>();
+
+/**
+ * `redact`, kept by text for short strings: a transcript's meta repeats its
+ * values line after line (types, kinds, tool names, a message id over its
+ * blocks, a parent's uuid), and each string redacted costs a scan with its
+ * setup and the unanchored rules' regexes (issue 32: meta was a fifth of a
+ * 64-entry hook run). Redaction is a pure function of the text, so a kept
+ * result is the one it would compute again; callers only read it.
+ */
+function redactShort(text: string): Redacted {
+  if (text.length > SHORT_MAX) return redact(text);
+  let r = shortResults.get(text);
+  if (r === undefined) {
+    if (shortResults.size >= SHORT_KEEP) shortResults.clear();
+    r = redact(text);
+    shortResults.set(text, r);
+  }
+  return r;
 }

@@ -35,6 +35,8 @@ interface Prepared {
   /** (first << 7 | second), both ASCII, either case -> 1 + index into `buckets`; 0: no anchor starts so. */
   pairs: Uint8Array;
   buckets: Entry[][];
+  /** A scan's `doneTo`, kept for the next scan: a hook scans hundreds of short strings, and each new array cost more than its fill. */
+  spare: Int32Array | undefined;
 }
 
 const prepared = new WeakMap<readonly Rule[], Prepared>();
@@ -42,7 +44,7 @@ const prepared = new WeakMap<readonly Rule[], Prepared>();
 const fold = (c: number) => (c >= 65 && c <= 90 ? c | 32 : c);
 /** Indexes the rules' anchors by their first two characters, in either case (plain loops: this runs cold, once per process). */
 function prepare(rules: readonly Rule[]): Prepared {
-  const p: Prepared = { regex: new Array(rules.length).fill(undefined), global: [], pairs: new Uint8Array(1 << 14), buckets: [] };
+  const p: Prepared = { regex: new Array(rules.length).fill(undefined), global: [], pairs: new Uint8Array(1 << 14), buckets: [], spare: undefined };
   const entries = new Map<string, Entry>();
   for (let r = 0; r < rules.length; r++) {
     const anchors = rules[r]!.anchors;
@@ -109,8 +111,11 @@ export function scan(text: string, rules: readonly Rule[], opts: ScanOptions = {
     if (hit.end - hit.start < 200 && STAND_IN.test(text.slice(hit.start, hit.end))) return;
     found.push({ ...hit, rank });
   };
-  // A rule is not run again inside its own last match, nor twice at one start.
-  const doneTo = new Int32Array(rules.length).fill(-1);
+  // A rule is not run again inside its own last match, nor twice at one start. The array is taken from `p` while this
+  // scan runs (a scan that a rule's pick started meanwhile makes its own) and handed back at the end.
+  const doneTo = p.spare ?? new Int32Array(rules.length);
+  p.spare = undefined;
+  doneTo.fill(-1);
   const { pairs, buckets, regex } = p;
   const n = text.length - 1;
   let d = text.charCodeAt(0);
@@ -164,6 +169,7 @@ export function scan(text: string, rules: readonly Rule[], opts: ScanOptions = {
       else add(rule, r, m);
     }
   }
+  p.spare = doneTo;
   return merge(found);
 }
 

@@ -4,13 +4,9 @@
  * one; the engine resolves a time to the last record at or before it.
  */
 import { z } from "zod";
+import { isIsoTime } from "./as-of-point.ts";
 
-const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** Whether `s` is an ISO 8601 time zerodb reads (a date, or a date and time, with an optional offset). */
-export function isIsoTime(s: string): boolean {
-  return ISO.test(s) && !Number.isNaN(Date.parse(s));
-}
+export { type AsOfPoint, asOfPoint, isIsoTime } from "./as-of-point.ts";
 
 /** An ISO 8601 time, as `before` in a forget selector. */
 export const IsoTime = z.string().superRefine((s, ctx) => {
@@ -27,13 +23,3 @@ export const AsOf = z.union([z.number(), z.string()], { error: AS_OF_RULE }).sup
   const ok = typeof v === "number" ? Number.isSafeInteger(v) && v >= 0 : /^\d{1,16}$/.test(v) ? Number.isSafeInteger(Number(v)) : isIsoTime(v);
   if (!ok) ctx.addIssue({ code: "custom", message: AS_OF_RULE });
 });
-
-/** A checked `as_of` as what it names: an LSN, or a time in milliseconds since the epoch. */
-export type AsOfPoint = { lsn: number } | { ms: number };
-
-/** The point a checked `as_of` names. */
-export function asOfPoint(v: number | string): AsOfPoint {
-  if (typeof v === "number") return { lsn: v };
-  if (/^\d+$/.test(v)) return { lsn: Number(v) };
-  return { ms: Date.parse(v) };
-}

@@ -6,7 +6,6 @@
  */
 import { once } from "../util/once.ts";
 import { z } from "zod";
-import { AfterLsn, Name, Tenant } from "./common.ts";
 import { tokenSchemas } from "./tokens.ts";
 
 /**
@@ -15,6 +14,8 @@ import { tokenSchemas } from "./tokens.ts";
  * for building them otherwise.
  */
 function build() {
+  // Required on first use, not imported: common.ts builds its schemas as it loads (issue 32).
+  const { AfterLsn, Name, Tenant } = require("./common.ts") as typeof import("./common.ts");
   const { TokenId } = tokenSchemas();
   const Millis = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
   const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);

@@ -6,8 +6,7 @@
 import { once } from "../util/once.ts";
 import { z } from "zod";
 import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, JSON_MAX_DEPTH, META_MAX_BYTES } from "../limits.ts";
-import { IdemKey, Name, Role, nameProblem, refuseNul, utf8Bytes } from "./common.ts";
-import { Entry } from "./entry.ts";
+import { ROLES, nameProblem, utf8Bytes } from "./names.ts";
 import { parseInput } from "./parse.ts";
 
 /**
@@ -17,6 +16,10 @@ import { parseInput } from "./parse.ts";
  * captures would otherwise build it at start.
  */
 export const captureBatchSchema = once((): z.ZodType => {
+  // Required here, not imported: common.ts and entry.ts build their schemas as they load, which a hook whose
+  // batches are plainly good never needs (issue 32: a tenth of a 64-entry run's own work).
+  const { IdemKey, Name, refuseNul } = require("./common.ts") as typeof import("./common.ts");
+  const { Entry } = require("./entry.ts") as typeof import("./entry.ts");
   /** A place in a transcript: byte offset and index of the next line, and its next chunk. */
   const Cursor = z.strictObject({
     offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
@@ -70,7 +73,7 @@ export function vouchBatch(batch: object): void {
 // each hook process, is the cost the twin avoids. It only ever says "plainly
 // good" or "ask zod", never refuses; test/schema/capture-batch-check.test.ts
 // holds it to the schema on one good batch and many broken ones.
-const ROLES: ReadonlySet<unknown> = new Set(Role.options);
+const ROLE_SET: ReadonlySet<unknown> = new Set(ROLES);
 const ENTRY_KEYS: ReadonlySet<string> = new Set(["role", "content", "meta", "idem_key"]);
 
 /** True only when the batch schema accepts `v`; false when it might not (zod then decides and names the field). */
@@ -92,7 +95,7 @@ function isEntry(e: unknown): boolean {
   if (!isPlain(e)) return false;
   for (const k of Object.keys(e)) if (!ENTRY_KEYS.has(k)) return false;
   const { role, content, meta, idem_key } = e;
-  if (!ROLES.has(role)) return false;
+  if (!ROLE_SET.has(role)) return false;
   if (typeof content !== "string" || !content.isWellFormed() || !withinBytes(content, CONTENT_MAX_BYTES)) return false;
   if (typeof idem_key !== "string" || !idem_key.isWellFormed() || idem_key.length === 0 || !withinBytes(idem_key, IDEM_KEY_MAX_BYTES)) return false;
   if (idem_key.includes("\u0000")) return false;

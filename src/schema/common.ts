@@ -1,10 +1,7 @@
 import { z } from "zod";
-import { IDEM_KEY_MAX_BYTES, JSON_MAX_DEPTH, NAME_MAX_BYTES, PAGE_MAX } from "../limits.ts";
-
-/** UTF-8 byte length of a string. */
-export function utf8Bytes(s: string): number {
-  return Buffer.byteLength(s, "utf8");
-}
+import { IDEM_KEY_MAX_BYTES, JSON_MAX_DEPTH, PAGE_MAX } from "../limits.ts";
+import { ROLES, nameProblem, utf8Bytes } from "./names.ts";
+import { tenantSchema } from "./tenant.ts";
 
 /**
  * A string that is valid UTF-8 (no lone surrogates) of at most `max` bytes;
@@ -29,38 +26,7 @@ export function utf8String(opts: { min?: number; max: number; what?: string }) {
   });
 }
 
-// C0 controls, DEL and C1 controls are never part of a name.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
-/** Why `name` is not a valid session name or fact key, or undefined when it is. */
-export function nameProblem(name: string): string | undefined {
-  if (!name.isWellFormed()) return "must be valid UTF-8";
-  const bytes = utf8Bytes(name);
-  if (bytes < 1) return "must not be empty";
-  if (bytes > NAME_MAX_BYTES) return `is ${bytes} bytes, over the limit of ${NAME_MAX_BYTES}`;
-  if (CONTROL.test(name)) return "must not contain control characters";
-  if (name.startsWith("/") || name.endsWith("/")) return "must not start or end with '/'";
-  for (const seg of name.split("/")) {
-    if (seg === "") return "must not contain an empty segment ('//')";
-    if (seg === "." || seg === "..") return `must not contain a '${seg}' segment`;
-  }
-  return undefined;
-}
-
 /** A session name or fact key: 1–255 bytes, no control chars, no empty/./.. segment. */
-/**
- * A fact_get input that FactGetInput accepts as it is (`{key}` alone, a good
- * name), told without building the operations' schemas: a capture hook reads
- * its sources' identity facts (src/capture/cursor-identity.ts) and needs no
- * other operation. Anything else goes to the schema, which names the field.
- */
-export function isPlainFactGet(input: unknown): input is { key: string } {
-  if (typeof input !== "object" || input === null || Object.getPrototypeOf(input) !== Object.prototype) return false;
-  const keys = Object.keys(input);
-  const key = (input as { key?: unknown }).key;
-  return keys.length === 1 && keys[0] === "key" && typeof key === "string" && nameProblem(key) === undefined;
-}
-
 export const Name = z.string().superRefine((s, ctx) => {
   const problem = nameProblem(s);
   if (problem) ctx.addIssue({ code: "custom", message: problem });
@@ -99,7 +65,7 @@ export const AfterLsn = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 export const Limit = z.number().int().min(1).max(PAGE_MAX);
 
 /** The roles a turn may have. */
-export const Role = z.enum(["user", "assistant", "tool", "system", "note"]);
+export const Role = z.enum(ROLES);
 
 /** An object digest: `sha256:` and 64 lowercase hex digits. */
 export const Digest = z.string().regex(/^sha256:[0-9a-f]{64}$/, "must be sha256: followed by 64 lowercase hex digits");
@@ -168,5 +134,9 @@ export function jsonValue(max: number, opts: { object?: boolean } = {}) {
   });
 }
 
-// The tenant rule lives apart so the config file and the CLI check it without building every schema here.
-export { Tenant, checkTenant } from "./tenant.ts";
+/** A tenant name (the rule: tenant.ts). */
+export const Tenant = tenantSchema();
+
+// The tenant and name rules live apart so the config file, the CLI and a capture hook check them without building every schema here.
+export { checkTenant } from "./tenant.ts";
+export { isPlainFactGet, nameProblem, utf8Bytes } from "./names.ts";

@@ -1,7 +1,6 @@
 /** Tape records as exported and imported (JSONL, one record a line). */
 import { once } from "../util/once.ts";
 import { z } from "zod";
-import { Lsn, Role } from "./common.ts";
 
 /**
  * Builds the schemas, once, on first use: only export and import read tapes,
@@ -9,6 +8,8 @@ import { Lsn, Role } from "./common.ts";
  * building them when the store loads.
  */
 function build() {
+  // Required on first use, not imported: common.ts builds its schemas as it loads (issue 32).
+  const { Lsn, Role } = require("./common.ts") as typeof import("./common.ts");
   const Hex256 = z.string().regex(/^[0-9a-f]{64}$/);
 
   const Base = {

@@ -5,13 +5,14 @@
  */
 import { once } from "../util/once.ts";
 import { z } from "zod";
-import { Tenant } from "./common.ts";
 
 /**
  * Builds the schemas once, on first use: a process that only opens a store
  * (a capture hook) never needs them.
  */
 function build() {
+  // Required on first use, not imported: common.ts builds its schemas as it loads (issue 32).
+  const { Tenant } = require("./common.ts") as typeof import("./common.ts");
   /** A token id: what `token list` shows and `token revoke` takes. */
   const TokenId = z.string().regex(/^tok_[0-9a-f]{16}$/, "must be a token id such as tok_0123456789abcdef");
 

@@ -5,7 +5,7 @@
  * ever compare LSNs.
  */
 import { ZeroDbError } from "../errors.ts";
-import { type AsOfPoint, asOfPoint } from "../schema/as-of.ts";
+import { type AsOfPoint, asOfPoint } from "../schema/as-of-point.ts";
 
 /** How an engine finds the LSN of a time: the tenant's last record at or before it, if any record of the tenant is later. */
 export interface AsOfLookup {

@@ -12,7 +12,7 @@ import type { ObjectSource } from "../objects/types.ts";
 import type * as Ops from "../schema/ops.ts";
 import type { ObjectPutMeta } from "../schema/ops.ts";
 import type * as Out from "../schema/results.ts";
-import { isPlainFactGet } from "../schema/common.ts";
+import { isPlainFactGet } from "../schema/names.ts";
 import { parseInput } from "../schema/parse.ts";
 import { searchPhrasings } from "../search/fuse.ts";
 import { type AsOfLookup, atPoint, boundOf } from "./as-of.ts";

@@ -1,6 +1,7 @@
 /** `zerodb hook claude-code` end to end: the binary fed hook JSON on stdin and transcripts in Claude Code's format (DESIGN.md 7.2). */
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { tempDir } from "../helpers.ts";
 import {
   appendLines,
@@ -16,6 +17,7 @@ import {
   runJson,
   runZ,
   writeTranscript,
+  ZERODB,
 } from "./_fixtures.ts";
 
 const SID = "5f0c1e2a-0000-4000-8000-000000000001";
@@ -244,6 +246,29 @@ describe("hook claude-code", () => {
     expect((await runZ(["hook", "claude-code"], { home: L.home, stdin, cwd: L.cwd })).code).toBe(0);
     const turns = await readSession(L.home, await onlyCaptureSession(L.home));
     expect(turns.map((t) => t.idem_key)).toEqual([`${SID}:0:0`]);
+  });
+
+  test("stdin read synchronously: an event written in two parts, the pipe closed after, is read whole", async () => {
+    using dir = tempDir();
+    const L = claudeLayout(dir.path);
+    writeFileSync(L.transcript(SID), jsonl(conversation(SID, L.cwd).user("written before the event")));
+    const event = JSON.stringify({ session_id: SID, transcript_path: L.transcript(SID), cwd: L.cwd, hook_event_name: "Stop" });
+    const proc = Bun.spawn([ZERODB, "hook", "claude-code"], {
+      cwd: L.cwd,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: L.home, ZERODB_HOME: join(L.home, "zerodb") },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    proc.stdin.write(event.slice(0, 20));
+    await proc.stdin.flush();
+    proc.stdin.write(event.slice(20));
+    await proc.stdin.end();
+    const [code, out, err] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+    expect({ code, out, err }).toEqual({ code: 0, out: "", err: "" });
+    expect(await logLines(L.home)).toEqual([]);
+    const turns = await readSession(L.home, await onlyCaptureSession(L.home));
+    expect(turns.map((t) => t.content)).toEqual(["written before the event"]);
   });
 
   test("ZERODB_CAPTURE_TRACE prints the run's figures and phase times; =time leaves out the SQL counts, which cost the run time", async () => {

@@ -5,6 +5,8 @@
  * scripts/bundle-loads.ts to list the modules a run evaluates.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { type InstrumentedBundle, instrumentedBundle, loadedModules, packagesOf } from "../../scripts/bundle-loads.ts";
 import { tempDir } from "../helpers.ts";
 
@@ -82,6 +84,22 @@ describe("lazy loading per command", () => {
     const hook = await loads(["hook", "claude-code"], event);
     expect(hook).toContain("src/store/sqlite/store.ts");
     expect(hook.filter((p) => ["citty", "src/schema/ops.ts", "src/store/import-check.ts", "src/capture/remote-sink.ts"].includes(p))).toEqual([]);
+  });
+
+  test("`zerodb hook claude-code` capturing a line builds none of the shared schemas (common.ts, entry.ts, as-of.ts, ops.ts)", async () => {
+    const dir = join(home.path, "schemas");
+    mkdirSync(dir, { recursive: true });
+    const transcript = join(dir, "s3.jsonl");
+    const line = { type: "user", uuid: "u1", sessionId: "s3", cwd: dir, timestamp: "2026-12-02T08:00:00.000Z", message: { role: "user", content: "hello" } };
+    writeFileSync(transcript, `${JSON.stringify(line)}\n`);
+    const event = JSON.stringify({ session_id: "s3", transcript_path: transcript, cwd: dir, hook_event_name: "Stop" });
+    // Twice: the first run creates the store; the second is every later run.
+    await loads(["hook", "claude-code"], event);
+    appendFileSync(transcript, `${JSON.stringify({ ...line, uuid: "u2" })}\n`);
+    const hook = await loads(["hook", "claude-code"], event);
+    expect(hook).toContain("src/capture/read-batch.ts");
+    expect(hook).toContain("src/schema/capture-batch.ts");
+    expect(hook.filter((p) => ["src/schema/common.ts", "src/schema/entry.ts", "src/schema/as-of.ts", "src/schema/ops.ts"].includes(p))).toEqual([]);
   });
 
   test("`zerodb hook codex` and `hook opencode` load no harness editor (the connect face, its TOML, JSONC and diff libraries) and no citty", async () => {

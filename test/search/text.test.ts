@@ -96,6 +96,14 @@ describe("indexText", () => {
       const extra = indexText(text).slice(text.length + 1);
       expect(extra, JSON.stringify(text)).toBe(parts(text));
     }
+    // ASCII alone (its own path: the regex engine finds the stepped words), words up to past the 64-character limit.
+    const ascii = ["a", "b", "z", "A", "B", "Z", "0", "1", "9", " ", "_", "-", ".", "/", "\n"];
+    for (let n = 0; n < 20_000; n++) {
+      let text = "";
+      for (let i = 0, len = 1 + (next() % 90); i < len; i++) text += ascii[next() % (n % 2 === 0 ? ascii.length : 9)];
+      const extra = indexText(text).slice(text.length + 1);
+      expect(extra, JSON.stringify(text)).toBe(parts(text));
+    }
   });
 
   test("CJK beside letters and digits gives the tokens it gave when a separate pass spaced their edges", () => {

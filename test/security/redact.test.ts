@@ -333,6 +333,21 @@ describe("redactValue", () => {
     expect(redactValue("plain")).toEqual({ value: "plain", redactions: 0, kinds: [] });
   });
 
+  test("a string seen before is redacted and counted again, in every value and at every place (short strings' results are kept)", () => {
+    const secret = "deploy with AKIAZQ3XK7PLM2RT9WVB";
+    const first = redactValue({ a: secret, b: [secret, "plain"] });
+    expect(first).toEqual({
+      value: { a: "deploy with [redacted:aws_access_key]", b: ["deploy with [redacted:aws_access_key]", "plain"] },
+      redactions: 2,
+      kinds: ["aws_access_key"],
+    });
+    // Another value holding the same strings: the same outcome, its own count; the kept result is not changed by its readers.
+    expect(redactValue({ c: secret })).toEqual({ value: { c: "deploy with [redacted:aws_access_key]" }, redactions: 1, kinds: ["aws_access_key"] });
+    expect(redactValue({ password: "hunter2xyz", note: "hunter2xyz" }).value).toEqual({ password: "[redacted:assignment]", note: "hunter2xyz" });
+    const long = `${"x ".repeat(200)}AKIAZQ3XK7PLM2RT9WVB`;
+    expect(redactValue([long, long])).toEqual({ value: [redact(long).text, redact(long).text], redactions: 2, kinds: ["aws_access_key"] });
+  });
+
   test("a __proto__ key stays a plain key, and 100,000 levels of nesting do not overflow the stack", () => {
     const r = redactValue(JSON.parse('{"__proto__": {"password": "Tr0ub4dor-x9"}}'));
     expect(Object.getPrototypeOf(r.value)).toBe(Object.prototype);

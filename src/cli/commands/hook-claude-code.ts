@@ -8,6 +8,7 @@ import { withCaptureSink } from "../capture-sink.ts";
 import { syncDetached } from "../sync-detached.ts";
 import { zcommand } from "../command.ts";
 import { configFrom } from "../context.ts";
+import { readHookStdin } from "../hook-stdin.ts";
 import { ui } from "../log.ts";
 import { writeOut } from "../output.ts";
 import type { SharedFlags } from "../args.ts";
@@ -27,7 +28,7 @@ export default zcommand({
     await runHook({
       config: () => configFrom(args),
       fallbackHome: () => resolveHome(),
-      stdin: () => Bun.stdin.bytes(),
+      stdin: readHookStdin,
       writeOut,
       warn: (line) => ui.warn(line),
       // ZERODB_CAPTURE_TRACE=time leaves SQL uncounted: counting runs every statement through a proxy and

@@ -5,6 +5,7 @@ import { self, storeFlags } from "./hook-claude-code.ts";
 import { syncDetached } from "../sync-detached.ts";
 import { zcommand } from "../command.ts";
 import { configFrom } from "../context.ts";
+import { readHookStdin } from "../hook-stdin.ts";
 import { ui } from "../log.ts";
 
 /**
@@ -18,7 +19,7 @@ export default zcommand({
     await runGeminiHook({
       config: () => configFrom(args),
       fallbackHome: () => resolveHome(),
-      stdin: () => Bun.stdin.bytes(),
+      stdin: readHookStdin,
       withSink: (config, fn) => withCaptureSink({ flags: args, config, syncInBackground: (o) => syncDetached(args, o) }, fn),
       warn: (line) => ui.warn(line),
       catchUp: (chat) => {

@@ -1,7 +1,7 @@
 /** The SQLite engine behind the Store and Memory interfaces. */
 import type { Database } from "bun:sqlite";
 import { ZeroDbError, invalid } from "../../errors.ts";
-import { checkTenant } from "../../schema/common.ts";
+import { checkTenant } from "../../schema/tenant.ts";
 import type * as Ops from "../../schema/ops.ts";
 import { type EngineOps, createMemory } from "../memory.ts";
 import type { CheckResult, Memory, Store, WorkTrace } from "../types.ts";
