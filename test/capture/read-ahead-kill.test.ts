@@ -44,14 +44,18 @@ describe("read-ahead runs killed mid-run", () => {
       // The store is made first, so no kill lands in its creation.
       (await openStore({ dataDir })).close();
       let killed = 0;
+      // Kill points are drawn from [0, window): a run that ended before its kill (a fast machine, a quiet
+      // minute) narrows the window, so the kills land in the runs' work whatever the machine's speed.
+      let window = 600;
       for (let i = 0; i < ROUNDS && killed < 15; i++) {
         if (i > 0) grow();
         const proc = run();
         // The random delay is the kill point (start-up included), not a wait for a condition.
-        await Bun.sleep(Math.floor(random() * 600));
+        await Bun.sleep(Math.floor(random() * window));
         proc.kill("SIGKILL");
         await proc.exited;
         if (proc.signalCode === "SIGKILL") killed++;
+        else window = Math.max(30, Math.floor(window * 0.6));
       }
       expect(killed).toBeGreaterThanOrEqual(10);
       grow();
