@@ -10,13 +10,13 @@ export const WORDS =
     " ",
   );
 
-/** About 300 bytes of text from the fixed vocabulary, deterministic per i. */
-export function filler(i: number): string {
+/** About 300 bytes of text from the fixed vocabulary (or `words`), deterministic per i. */
+export function filler(i: number, words: readonly string[] = WORDS): string {
   let s = "";
   let x = (i * 2654435761) >>> 0;
   while (s.length < 290) {
     x = (x * 1103515245 + 12345) >>> 0;
-    s += `${WORDS[x % WORDS.length]} `;
+    s += `${words[x % words.length]} `;
   }
   return s.trimEnd();
 }

@@ -10,20 +10,13 @@ import { cpSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { DB_FILE } from "../../src/store/sqlite/paths.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
+import { filler } from "../../scripts/bench/_workload.ts";
 import { tempDir } from "../helpers.ts";
 
 const WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa memory agent session store".split(" ");
 
-/** About 300 bytes of words, deterministic per i. */
-function note(i: number): string {
-  let s = "";
-  let x = (i * 2654435761) >>> 0;
-  while (s.length < 290) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    s += `${WORDS[x % WORDS.length]} `;
-  }
-  return s.trimEnd();
-}
+/** About 300 bytes of WORDS, deterministic per i (the bench's filler over this smaller vocabulary). */
+const note = (i: number) => filler(i, WORDS);
 
 /** The WAL's frames after `n` single-entry appends, checkpoints off, divided by n (https://sqlite.org/fileformat.html#the_write_ahead_log). */
 async function framesPerAppend(dir: string, n: number): Promise<number> {
