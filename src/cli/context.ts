@@ -101,22 +101,29 @@ export function lazyMemory(flags: SharedFlags): LazyMemory {
   const tenant = url ? undefined : checkTenant(config.tenant ?? "local");
   if (!url) guardStorePaths(config);
   let store: Store | undefined;
+  let opening: Promise<Store> | undefined;
   let remote: Memory | undefined;
   let ahead: MigrationAhead | undefined;
   return {
     config,
     async memory() {
       if (url) return (remote ??= await remoteMemory({ ...config, url }));
-      if (!store) {
-        // A migration started ahead is waited for off this thread; the open after it finds the schema current.
+      // One open, however many calls arrive before it ends. A migration started ahead is waited for off
+      // this thread; the open after it finds the schema current.
+      opening ??= (async () => {
         await ahead?.done;
         ui.debug(`zerodb: store ${config.dataDir}, tenant ${tenant}`);
-        store ??= await openLocalStore(config);
-      }
-      return store.memory(tenant!);
+        store = await openLocalStore(config);
+        return store;
+      })().catch((err: unknown) => {
+        // A failed open is tried again by the next call, as before.
+        opening = undefined;
+        throw err;
+      });
+      return (await opening).memory(tenant!);
     },
     warm() {
-      if (url || store || ahead) return;
+      if (url || opening || ahead) return;
       ahead = migrateStoreAhead(config);
     },
     close: () => {
