@@ -31,6 +31,8 @@ export interface Scored {
   cls: number;
   /** A version of a message its harness wrote again under one id (versionOf). */
   version?: Version;
+  /** The tool calls a tool call makes or a tool result answers, by the ids its harness gave them (toolIdsOf). */
+  toolIds?: readonly string[];
 }
 
 /** Which message a turn is a version of (its session and `meta.message_id`), and whether it holds that message whole as changed. */
@@ -49,6 +51,14 @@ export function versionOf(session: string | null, meta: unknown): Version | unde
   const m = meta as { message_id?: unknown; rewrite?: unknown } | null | undefined;
   if (session === null || typeof m?.message_id !== "string") return undefined;
   return { key: `${session}\u0000${m.message_id}`, whole: m.rewrite === "changed" };
+}
+
+/** The tool_use ids capture noted in a turn's meta (`meta.tool_use_ids`): a tool call's, or those its result answers. */
+export function toolIdsOf(meta: unknown): string[] | undefined {
+  const ids = (meta as { tool_use_ids?: unknown } | null | undefined)?.tool_use_ids;
+  if (!Array.isArray(ids)) return undefined;
+  const out = ids.filter((x): x is string => typeof x === "string" && x !== "");
+  return out.length > 0 ? out : undefined;
 }
 
 /**
@@ -70,9 +80,11 @@ const EXCHANGE: ReadonlySet<number> = new Set([SearchClass.prompt, SearchClass.t
 
 /**
  * The turns that answer a matching prompt or tool call, among the AFTER turns
- * after it up to the next prompt or note: a tool call's result; a prompt's
- * first reply and the reply that closes the exchange (after the tool calls
- * it made).
+ * after it up to the next prompt or note: a tool call's result (the one
+ * answering its tool_use id when both name ids: an agent that makes several
+ * calls at once gets their results after all of them, in any order); a
+ * prompt's first reply and the reply that closes the exchange (after the
+ * tool calls it made).
  */
 function answersOf<T extends Scored>(r: T, after: number[], scored: Map<number, T>): number[] {
   let first: number | undefined;
@@ -81,7 +93,7 @@ function answersOf<T extends Scored>(r: T, after: number[], scored: Map<number, 
     const t = scored.get(lsn);
     if (!t || NEW_TOPIC.has(t.cls)) break;
     if (r.cls === SearchClass.tool_call) {
-      if (t.cls === SearchClass.tool_result) return [lsn];
+      if (t.cls === SearchClass.tool_result && answersCall(r.toolIds, t.toolIds)) return [lsn];
       continue;
     }
     if (t.cls === SearchClass.reply) {
@@ -90,6 +102,12 @@ function answersOf<T extends Scored>(r: T, after: number[], scored: Map<number, 
     }
   }
   return [...new Set([first, last])].filter((x): x is number => x !== undefined);
+}
+
+/** Whether a tool result answers a tool call: the same id, or either names none (a harness that gives no ids). */
+function answersCall(call: readonly string[] | undefined, result: readonly string[] | undefined): boolean {
+  if (call === undefined || result === undefined) return true;
+  return result.some((id) => call.includes(id));
 }
 
 /** A turn's neighbours in its session, nearest first on each side. */

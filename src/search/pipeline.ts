@@ -14,7 +14,7 @@
  * snippets src/search/snippet.ts.
  */
 import type { SearchHit } from "../schema/results.ts";
-import { CONTEXT_TOP, type Near, type Scored as ContextScored, rankInContext, readsConversation, versionOf } from "./context.ts";
+import { CONTEXT_TOP, type Near, type Scored as ContextScored, rankInContext, readsConversation, toolIdsOf, versionOf } from "./context.ts";
 import { countTerms } from "./match.ts";
 import type { Term } from "./query.ts";
 import { AVG_TOKENS, bm25, score } from "./rank.ts";
@@ -42,7 +42,7 @@ export interface RowText {
   role: SearchHit["role"];
   /** A link's URL. */
   url?: string;
-  /** A turn's meta (only `message_id`, `rewrite` and `origin` are read). */
+  /** A turn's meta (only `message_id`, `rewrite`, `origin` and `tool_use_ids` are read). */
   meta?: unknown;
   sclass: number;
   /** The window of its text. */
@@ -150,7 +150,8 @@ export class Ranking {
         ? score({ share, near: c.near, pairs: c.pairs, bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }), cls: row.sclass, weight: this.#weightAll })
         : 0;
     const version = row.kind === "turn" ? versionOf(row.subject, row.meta) : undefined;
-    return { lsn: row.lsn, row, held, own, cls: row.sclass, more, winTf: c.tf, ...(version ? { version } : {}) };
+    const toolIds = row.kind === "turn" ? toolIdsOf(row.meta) : undefined;
+    return { lsn: row.lsn, row, held, own, cls: row.sclass, more, winTf: c.tf, ...(version ? { version } : {}), ...(toolIds ? { toolIds } : {}) };
   }
 }
 

@@ -100,6 +100,40 @@ export function searchCases(factory: Factory): void {
       expect((await a.search({ query: "pprof heap", all_words: true })).hits.map((h) => h.lsn)).toEqual([call!]);
     });
 
+    contractTest(factory, "calls made at once are each followed by the result that answers their id", async ({ a }) => {
+      // An agent makes three calls at once; their results come back after all of them, in another order.
+      const call = (id: string, content: string) => ({ role: "assistant" as const, content, meta: { kind: "tool_call", tool_use_ids: [id] } });
+      const result = (id: string, content: string) => ({ role: "tool" as const, content, meta: { kind: "tool_result", tool_use_ids: [id] } });
+      const [grep, read, ls, readOut, lsOut, grepOut] = (
+        await a.append({
+          session: "s",
+          entries: [
+            call("t1", 'Grep {"pattern":"class \\\\w+Registry"}'),
+            call("t2", 'Read {"file_path":"src/core/plugins.ts"}'),
+            call("t3", 'Bash {"command":"ls docs/specs"}'),
+            result("t2", "export const PLUGINS = [codex, gemini]"),
+            result("t3", "(nothing listed)"),
+            result("t1", "Found 4 files: agents.ts tools.ts hooks.ts themes.ts"),
+          ],
+        })
+      ).entries.map((e) => e.lsn);
+      const hits = new Map((await a.search({ query: "Registry" })).hits.map((h) => [h.lsn, h]));
+      expect(hits.get(grep!)?.matched).toEqual(["Registry"]);
+      expect(hits.get(grepOut!)?.follows).toBe(grep!);
+      for (const other of [read, ls, readOut, lsOut]) expect(hits.has(other!)).toBe(false);
+      // Without ids (a harness that names none), a call's result is the next result after it.
+      const [bare, bareOut] = (
+        await a.append({
+          session: "u",
+          entries: [
+            { role: "assistant", content: "go tool pprof heap", meta: { kind: "tool_call" } },
+            { role: "tool", content: "Showing nodes accounting for 2.1GB", meta: { kind: "tool_result" } },
+          ],
+        })
+      ).entries.map((e) => e.lsn);
+      expect((await a.search({ query: "pprof" })).hits.find((h) => h.lsn === bareOut!)?.follows).toBe(bare!);
+    });
+
     contractTest(factory, "words side by side in the query's order rank above the same words apart", async ({ a }) => {
       // Same words, same length; the newer one (which wins a tie) holds them apart.
       const [together, apart] = await notes(a, "s", "we saw the upload client stall on a part", "upload stalled while the client saw a part");
