@@ -5,9 +5,15 @@
  */
 import { SearchClass } from "./search-class.ts";
 
-/** BM25 parameters (the usual ones, https://en.wikipedia.org/wiki/Okapi_BM25). */
+/**
+ * BM25 parameters (https://en.wikipedia.org/wiki/Okapi_BM25): the usual K1,
+ * and B above the usual 0.75, since captured turns range from a one-line
+ * reply to a 100 KiB tool result: a long turn holding a question's words by
+ * chance falls further below the short turn that says it (measured on the
+ * real set's tune queries: docs/decisions/search.md, 2026-12-02).
+ */
 const K1 = 1.2;
-const B = 0.75;
+const B = 0.9;
 
 /** Inverse document frequency of a term held by `df` of `n` records (BM25's, floored above zero). */
 export function idf(df: number, n: number): number {
