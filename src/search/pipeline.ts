@@ -16,7 +16,8 @@
 import type { SearchHit } from "../schema/results.ts";
 import { CONTEXT_TOP, type Near, type Scored as ContextScored, rankInContext, readsConversation, toolIdsOf, versionOf } from "./context.ts";
 import { countTerms } from "./match.ts";
-import type { Term } from "./query.ts";
+import { type Term, asksWhatUserSaid } from "./query.ts";
+import { SearchClass } from "./search-class.ts";
 import { AVG_TOKENS, bm25, score } from "./rank.ts";
 import { snippet } from "./snippet.ts";
 
@@ -76,10 +77,14 @@ export class Ranking {
   constructor(
     readonly terms: Term[],
     readonly known: Known,
-    readonly opts: { limit: number; allWords: boolean },
+    readonly opts: { limit: number; allWords: boolean; query?: string },
   ) {
     this.#weightAll = known.idfs.reduce((s, x) => s + x, 0);
+    this.#asksUser = opts.query !== undefined && asksWhatUserSaid(opts.query);
   }
+
+  /** The query asks what the user said (query.ts asksWhatUserSaid): a prompt is what answers it. */
+  readonly #asksUser: boolean;
 
   /** Scores rows read through a window (the pool, or neighbours). */
   add(rows: readonly RowText[]): void {
@@ -147,7 +152,15 @@ export class Ranking {
     const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / this.#weightAll;
     const own =
       share > 0
-        ? score({ share, near: c.near, pairs: c.pairs, bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }), cls: row.sclass, weight: this.#weightAll })
+        ? score({
+            share,
+            near: c.near,
+            pairs: c.pairs,
+            bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }),
+            cls: row.sclass,
+            weight: this.#weightAll,
+            asked: this.#asksUser && row.sclass === SearchClass.prompt,
+          })
         : 0;
     const version = row.kind === "turn" ? versionOf(row.subject, row.meta) : undefined;
     const toolIds = row.kind === "turn" ? toolIdsOf(row.meta) : undefined;

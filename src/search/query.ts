@@ -217,6 +217,20 @@ export function orList(words: readonly string[]): string {
   return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
 }
 
+/**
+ * A query asking what the person at the keyboard said: `what did the user
+ * say`, `which bead did I ask for`, `the user wanted it built in one go`.
+ * Such a question is answered by a prompt, while the turns that hold its
+ * words most are often the assistant's notes about it (`The user wants...`).
+ */
+const ASKS_USER =
+  /\b(?:the user|i|we)\s+(?:(?:first|then|later|just|really|also|once|originally)\s+)?(?:say|said|says|ask|asked|asks|tell|told|type|typed|want|wanted|wants|wonder|wondered|pick|picked|choose|chose|object|objected|complain|complained|mean|meant|request|requested|insist|insisted|suggest|suggested)\b/i;
+
+/** Whether a query asks what the user said (ASKS_USER), so prompts rank higher (rank.ts score). */
+export function asksWhatUserSaid(query: string): boolean {
+  return ASKS_USER.test(query);
+}
+
 /** The FTS5 expression of a term: its alternatives, ORed. */
 export function ftsOf(term: Term): string {
   const alts = term.alternatives.map((a) => `"${a.tokens.join(" ")}"${a.prefix ? "*" : ""}`);

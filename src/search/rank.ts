@@ -60,18 +60,29 @@ const CLASS_PRIOR: Record<number, number> = {
 };
 
 /**
+ * What a prompt adds, as a share of the query's weight, when the query asks
+ * what the user said (`what did I type after...`): more than holding the
+ * whole query adds, so the prompt that says it ranks above the assistant's
+ * notes about it (measured on the real set's tune queries:
+ * docs/decisions/search.md, 2026-12-02).
+ */
+const ASKED_WEIGHT = 0.6;
+
+/**
  * The final score of a record: BM25 over its words and length, raised by
  * how much of the query lies close together (a sentence that says it, rather
  * than a long log holding the words by chance) and how much stands side by
  * side in the query's order (`upload client`, the sequential-dependence idea
  * of Metzler and Croft, 2005); then the share of the query's weight it holds
- * and its kind, each as a share of that weight.
+ * and its kind (a prompt more when the query asks what the user said), each
+ * as a share of that weight.
  *
  * Measured on real transcripts (README, Search): the share-first order tuned
  * on the generated set put long files holding many of a question's words by
  * chance above the short turn that answers it, and fell below a plain BM25;
  * BM25 first, with these as its modifiers, is at or above it.
  */
-export function score(opts: { share: number; near: number; pairs: number; bm25: number; cls: number; weight: number }): number {
-  return opts.bm25 * (1 + NEAR_WEIGHT * opts.near + PAIR_WEIGHT * opts.pairs) + (SHARE_WEIGHT * opts.share + (CLASS_PRIOR[opts.cls] ?? 0)) * opts.weight;
+export function score(opts: { share: number; near: number; pairs: number; bm25: number; cls: number; weight: number; asked?: boolean }): number {
+  const prior = (CLASS_PRIOR[opts.cls] ?? 0) + (opts.asked ? ASKED_WEIGHT : 0);
+  return opts.bm25 * (1 + NEAR_WEIGHT * opts.near + PAIR_WEIGHT * opts.pairs) + (SHARE_WEIGHT * opts.share + prior) * opts.weight;
 }

@@ -1,11 +1,27 @@
 /** The query parser (DESIGN.md 11, "Query"): what a person types becomes terms, never FTS5 syntax, never an internal error. */
 import { describe, expect, test } from "bun:test";
 import { ZeroDbError } from "../../src/errors.ts";
-import { MAX_TERMS, ftsOf, orList, parseQuery, unmatchedWords, widened } from "../../src/search/query.ts";
+import { MAX_TERMS, asksWhatUserSaid, ftsOf, orList, parseQuery, unmatchedWords, widened } from "../../src/search/query.ts";
 import { synonymsOf } from "../../src/search/synonyms.ts";
 
 const terms = (q: string) => parseQuery(q).terms.map((t) => t.text);
 const fts = (q: string) => parseQuery(q).terms.map(ftsOf);
+
+describe("asksWhatUserSaid", () => {
+  test("a question about what the user or I said, asked or wanted; not one about a user table or what the agent said", () => {
+    for (const q of [
+      "What did the user say was wrong about the tracking file?",
+      "which bead did I ask to work on?",
+      "what did I type after compacting?",
+      "the user wanted it built in one go",
+      "what did I first tell the agent?",
+      "did we request a real fix or --no-verify?",
+    ])
+      expect([q, asksWhatUserSaid(q)]).toEqual([q, true]);
+    for (const q of ["what does the user table hold?", "what did the assistant say about the user?", "which user asked for a refund?", "the API said 404"])
+      expect([q, asksWhatUserSaid(q)]).toEqual([q, false]);
+  });
+});
 
 describe("synonyms", () => {
   test("a word's group is found by its stem, both ways; words of no group have none", () => {

@@ -24,7 +24,7 @@ export interface Stage {
 /** Stages 2 and 3: the rows read through a window and ranked, the best turns' neighbours scored too. */
 export async function rankRows(tx: SQL, tenant: string, input: SearchInput, terms: Term[], limit: number, stage: Stage): Promise<SearchHit[]> {
   if (stage.lsns.length === 0) return [];
-  const ranking = new Ranking(terms, stage, { limit, allWords: input.all_words === true });
+  const ranking = new Ranking(terms, stage, { limit, allWords: input.all_words === true, query: input.query });
   ranking.add(await windows(tx, stage.lsns, WINDOW_CHARS));
   ranking.addDeep(await windows(tx, ranking.deep(), DEEP_CHARS));
   const top = ranking.top();

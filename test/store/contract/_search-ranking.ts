@@ -34,6 +34,24 @@ async function appendAll(
 /** The ranking cases. */
 export function searchRankingCases(factory: Factory): void {
   describe("search ranking", () => {
+    contractTest(factory, "a question asking what the user said finds their prompt above the assistant's notes about it", async ({ a }) => {
+      const [prompt, thinking, reply] = await appendAll(a, "proj/s1", [
+        { role: "user", content: "it's not a jsonl file, it's one json file with a syncState in it", meta: { kind: "prompt" } },
+        {
+          role: "assistant",
+          content: `[thinking] The user says the tracking file is wrong. ${filler(1200, "metrics")} It was a JSONL assumption.`,
+          meta: { kind: "reply" },
+        },
+        { role: "assistant", content: "Right: the tracking file is JSON, I will extend syncState.", meta: { kind: "reply" } },
+      ]);
+      const asked = (await a.search({ query: "What did the user say was wrong about assuming the tracking file is JSONL?" })).hits.map((h) => h.lsn);
+      expect(asked[0]).toBe(prompt!);
+      // The same words, not asking what the user said: the turn holding most of them leads.
+      const plain = (await a.search({ query: "wrong assumption about the user's tracking file JSONL" })).hits.map((h) => h.lsn);
+      expect(plain[0]).toBe(thinking!);
+      expect(plain).toContain(reply!);
+    });
+
     contractTest(factory, "a compaction summary ranks below an original turn that matches as well", async ({ a }) => {
       const [original, summary] = await appendAll(a, "proj/s1", [
         { role: "tool", content: "Output: the zebrafish importer drops rows with a null checksum", meta: { kind: "tool_result" } },

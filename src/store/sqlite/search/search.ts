@@ -55,10 +55,10 @@ export function search(db: Database, tenant: string, input: SearchInput): Search
       // A word the tenant's rows hold nowhere is looked for by its other words (query.ts, widened).
       const occurs = db.query("SELECT 1 FROM words WHERE words MATCH ? LIMIT 1");
       const parsed = widenedQuery(asked, new Set(asked.all.filter((t) => t.related && occurs.get(scope.wrap(ftsOf(t))) === null)));
-      let hits = searchTerms(db, { scope, filter, terms: parsed.terms, limit, allWords: input.all_words === true });
+      let hits = searchTerms(db, { scope, filter, terms: parsed.terms, limit, allWords: input.all_words === true, query: input.query });
       // A query whose only words that occur are stopwords still finds them (never empty, DESIGN.md 11).
       if (hits.length === 0 && parsed.all.length > parsed.terms.length && input.all_words !== true) {
-        hits = searchTerms(db, { scope, filter, terms: parsed.all, limit, allWords: false });
+        hits = searchTerms(db, { scope, filter, terms: parsed.all, limit, allWords: false, query: input.query });
       }
       return { hits };
     })
@@ -66,8 +66,8 @@ export function search(db: Database, tenant: string, input: SearchInput): Search
 }
 
 /** The hits for a list of terms, best first (the stages of the header). */
-function searchTerms(db: Database, opts: { scope: Scope; filter: Filter; terms: Term[]; limit: number; allWords: boolean }): SearchHit[] {
-  const { scope, filter, terms, limit, allWords } = opts;
+function searchTerms(db: Database, opts: { scope: Scope; filter: Filter; terms: Term[]; limit: number; allWords: boolean; query: string }): SearchHit[] {
+  const { scope, filter, terms, limit, allWords, query } = opts;
   const exprs = terms.map(ftsOf);
   const poolSize = Math.max(POOL_SIZE_MIN, limit * 2);
   let found = candidates(db, { scope, filter: null, exprs, limit, allWords });
@@ -80,7 +80,7 @@ function searchTerms(db: Database, opts: { scope: Scope; filter: Filter; terms: 
   }
   if (pool.lsns.length === 0) return [];
   const { holders } = found;
-  const ranking = new Ranking(terms, { idfs: pool.idfs, has: (lsn, i) => holders[i]!.has(lsn) }, { limit, allWords });
+  const ranking = new Ranking(terms, { idfs: pool.idfs, has: (lsn, i) => holders[i]!.has(lsn) }, { limit, allWords, query });
   ranking.add(windows(db, pool.lsns, WINDOW_CHARS));
   ranking.addDeep(windows(db, ranking.deep(), DEEP_CHARS));
   for (const row of ranking.top()) {
