@@ -9,6 +9,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { lineEntries } from "../../src/capture/entries.ts";
+import type { Rendered } from "../../src/capture/render.ts";
 import { renderCodexLine } from "../../src/capture/render-codex.ts";
 
 const AT = "2026-11-30T10:00:05.000Z";
@@ -38,7 +39,7 @@ function end(fields: Record<string, unknown> = {}): Record<string, unknown> {
 const line = (payload: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ timestamp: AT, ordinal: 7, type: "event_msg", payload, ...extra });
 
 /** The bookkeeping note capture made of every event_msg line before, for comparison. */
-function note(payload: unknown) {
+function note(payload: unknown): Rendered {
   const subtype = (payload as { type?: unknown }).type;
   return {
     role: "note",
