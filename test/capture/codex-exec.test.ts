@@ -28,7 +28,7 @@ describe("a unified exec command split over two polls", () => {
     const turns = await readSession(dir.path, SESSION);
     const at = (position: number) => turns.find((t: any) => t.meta.position === position)!;
     // The call, its two polls' outputs, and its end.
-    const [call, first, second, end] = [4, 5, 8, 7].map(at);
+    const [call, first, second, end] = [at(4), at(5), at(8), at(7)] as const;
     expect([call, first, second, end].map((t: any) => [t.role, t.meta.kind, t.meta.noise ?? null, t.meta.tool_use_ids])).toEqual([
       ["assistant", "tool_call", null, ["call_run1"]],
       ["tool", "tool_result", null, ["call_run1"]],
