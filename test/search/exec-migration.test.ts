@@ -91,7 +91,7 @@ describe("migration 10 on a store of the previous release", () => {
       3,
     ]);
     expect(r.get(key(USER))!.text).toBe("[tool_result]\n$ git status --short\n M src/reconcile.ts\n");
-    expect(r.get(key(WRITE))!.text).toBe("[tool_result]\n$ ./scripts/reconcile.sh\nProceed? y\nReconciled 3 ledgers.\n");
+    expect(r.get(key(WRITE))!.text).toBe("[tool_result]\n$ ./scripts/reconcile.sh\nProceed? y\u0000\nReconciled 3 ledgers \uFDD0.\n");
     expect([USER, WRITE].map((p) => [r.get(key(p))!.meta.source, r.get(key(p))!.sclass])).toEqual([
       ["user_shell", SearchClass.tool_result],
       ["unified_exec_interaction", SearchClass.tool_result],
