@@ -11,7 +11,11 @@
  * - a compaction turn (the compact summary line, the compaction prompt, the
  *   compaction agent's prompt and reply) becomes kind `summary`;
  * - a hook's output handed to the model as a user line (a compile error, a
- *   linter's finding), kept as bookkeeping, becomes system text search finds.
+ *   linter's finding), kept as bookkeeping, becomes system text search finds;
+ * - a Codex `exec_command_end` line of the unified exec tool (or of a user's
+ *   shell command), kept as an `[event_msg exec_command_end] {...}` note,
+ *   becomes the tool result holding the command and its whole output
+ *   (SQLite migration 10, PostgreSQL migration 7).
  *
  * The result is what a capture of the same line would store today (its
  * content, meta and so its operation hash), so a replay of the line after
@@ -25,6 +29,7 @@ import { isCompactionAgent } from "../search/search-class.ts";
 import type { ToolUse } from "./turn-kind.ts";
 import { lineEntries } from "./entries.ts";
 import { renderLine } from "./render.ts";
+import { renderCodexLine } from "./render-codex.ts";
 import { isCompactionPrompt, isHookOutput } from "./render-kind.ts";
 
 /** A captured turn as the tape holds it. */
@@ -68,6 +73,10 @@ const GENERATION = /~[0-9a-f]{12}$/;
 const AGENT_SOURCE = /^[^/]+\/agent-(.+)\.jsonl$/;
 /** How an agent_progress line was kept before: `[progress] ` and the JSON of the line without the fields meta holds (render.ts). */
 const PROGRESS_NOTE = "[progress] {";
+/** How a Codex exec_command_end line was kept before: `[event_msg exec_command_end] ` and the JSON of the line without type, timestamp and ordinal (render-codex.ts). */
+export const COMMAND_END_NOTE = "[event_msg exec_command_end] {";
+/** A secret's stand-in (src/redact/redact.ts). */
+const MARKER = /\[redacted:[a-z0-9_]{1,40}\]/g;
 
 /** The source, harness session and line of a captured entry's key, or undefined for a key capture did not make. */
 export function captureKey(idemKey: string): CaptureKey | undefined {
@@ -82,7 +91,8 @@ export function captureKey(idemKey: string): CaptureKey | undefined {
 /**
  * A stored turn as today's capture would store its line, or undefined when
  * that is what it already is (or it cannot be known: a chunk of a line, a
- * key capture did not make, a note that is not an agent_progress line's).
+ * key capture did not make, a note that is neither an agent_progress line's
+ * nor an exec_command_end line's).
  */
 export function rerenderTurn(turn: StoredTurn, lookups: RerenderLookups): Rerendered | undefined {
   const { meta } = turn;
@@ -90,6 +100,7 @@ export function rerenderTurn(turn: StoredTurn, lookups: RerenderLookups): Rerend
   const key = captureKey(turn.idemKey);
   if (key === undefined || key.position !== meta.position) return undefined;
   if (meta.type === "progress" && turn.content.startsWith(PROGRESS_NOTE)) return agentProgress(turn, key, lookups);
+  if (meta.type === "event_msg" && meta.subtype === "exec_command_end" && turn.content.startsWith(COMMAND_END_NOTE)) return commandEnd(turn, key);
   return asHookOutput(turn, key) ?? asSummary(turn, key);
 }
 
@@ -130,6 +141,53 @@ function agentProgress(turn: StoredTurn, key: CaptureKey, lookups: RerenderLooku
   // The secrets were replaced when the line was first stored: the count is that capture's.
   const before = typeof meta.redacted === "number" ? meta.redacted : 0;
   if (before > 0) out.redacted = Math.max(before, typeof out.redacted === "number" ? out.redacted : 0);
+  return { role: entry.role, content: entry.content, meta: out, uses: made.uses };
+}
+
+/**
+ * A Codex exec_command_end note rendered as render-codex.ts renders its line
+ * now: the tool result of a unified exec command, or, for a source whose
+ * output a function_call_output holds (the note it already is), undefined.
+ */
+function commandEnd(turn: StoredTurn, key: CaptureKey): Rerendered | undefined {
+  const { meta } = turn;
+  // A line cut into chunks cannot be read back from one of them.
+  if (key.chunk !== 0 || meta.chunks !== undefined) return undefined;
+  let rest: unknown;
+  try {
+    rest = JSON.parse(turn.content.slice(COMMAND_END_NOTE.length - 1));
+  } catch {
+    return undefined;
+  }
+  if (!isObject(rest) || !isObject(rest.payload) || rest.payload.type !== "exec_command_end") return undefined;
+  // The line as it was: what render-codex.ts moved into meta, then the rest of it.
+  const line = {
+    ...(typeof meta.timestamp === "string" ? { timestamp: meta.timestamp } : {}),
+    ...(typeof meta.ordinal === "number" ? { ordinal: meta.ordinal } : {}),
+    type: "event_msg",
+    ...rest,
+  };
+  // A Codex thread that Codex started itself is a sidechain, its thread id the agent id (capture/codex.ts codexSource).
+  const agentId = meta.isSidechain === true && typeof meta.agent_id === "string" ? meta.agent_id : undefined;
+  const made = lineEntries(JSON.stringify(line), {
+    idemPrefix: key.source,
+    position: key.position,
+    ...(agentId !== undefined ? { agentId } : {}),
+    redact: meta.redaction !== "off",
+    // The result's tool is only asked to tell zerodb's own tools apart; exec_command's results are never zerodb's.
+    render: renderCodexLine,
+  });
+  if (made.entries.length !== 1) return undefined;
+  const entry = made.entries[0]!;
+  if (entry.role !== "tool") return undefined;
+  const out: Record<string, unknown> = { ...entry.meta };
+  // The note's secrets were replaced when it was stored, in every copy the line held (command, parsed_cmd, output):
+  // the count a capture of the line makes now is that of the stand-ins the rendered text and meta still hold.
+  if (typeof meta.redacted === "number" && meta.redacted > 0) {
+    delete out.redacted;
+    const held = (entry.content.match(MARKER)?.length ?? 0) + (JSON.stringify(out).match(MARKER)?.length ?? 0);
+    if (held > 0) out.redacted = held;
+  }
   return { role: entry.role, content: entry.content, meta: out, uses: made.uses };
 }
 

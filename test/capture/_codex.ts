@@ -6,6 +6,10 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { codexSource } from "../../src/capture/codex.ts";
+import { SourceFile, readBatch } from "../../src/capture/read-batch.ts";
+import { CURSOR_START } from "../../src/store/capture-cursors.ts";
+import type { Memory } from "../../src/store/types.ts";
 import { ZERODB } from "../helpers.ts";
 import { jsonl } from "./_fixtures.ts";
 
@@ -94,4 +98,14 @@ export function codexEnv(L: CodexLayout): Record<string, string> {
 /** Starts `zerodb hook codex <json>` as Codex would. */
 export function spawnCodexHook(L: CodexLayout, thread: string, payload = notification(thread, L.cwd)) {
   return Bun.spawn([ZERODB, "hook", "codex", payload], { cwd: L.cwd, env: codexEnv(L), stdout: "pipe", stderr: "pipe" });
+}
+
+/** Today's capture of a whole rollout, from its first line, appended to `m` at once: its entries, and how many were not stored already. */
+export async function replayRollout(m: Memory, opts: { path: string; thread: string; session: string }): Promise<{ entries: number; fresh: number }> {
+  const source = codexSource(opts.path, opts.thread);
+  using file = new SourceFile(source);
+  const limits = { entries: 1000, bytes: 1 << 30, firstFree: true };
+  const read = readBatch(source, file, { start: CURSOR_START, session: opts.session, redact: true, limits, deadline: undefined }, new Set())!;
+  const r = await m.append({ session: opts.session, entries: read.batch.entries.map((e) => e.entry) });
+  return { entries: r.entries.length, fresh: r.entries.filter((e) => !e.duplicate).length };
 }

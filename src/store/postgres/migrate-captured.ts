@@ -1,29 +1,39 @@
 /**
- * Migration 4's step on PostgreSQL, as SQLite's migration 8
- * (src/store/sqlite/migrate-captured.ts): Claude Code turns captured before
- * capture rendered a subagent's progress lines and compaction are rendered
- * again as capture renders their lines now (capture/rerender.ts), in LSN
- * order, in the migration's transaction, a batch of rows per statement. A
- * rewritten row gets its new text, meta, hashes (a replay of its line is a
- * duplicate, I3), class and word index, which the postings follow by their
- * trigger (migration 3); its session's byte count follows.
+ * The step of migrations 4 and 7 on PostgreSQL, as SQLite's migrations 8 and
+ * 10 (src/store/sqlite/migrate-captured.ts): turns captured before capture
+ * rendered Claude Code's subagent progress lines and compaction (4) and
+ * Codex's exec_command_end lines (7) are rendered again as capture renders
+ * their lines now (capture/rerender.ts), in LSN order, in the migration's
+ * transaction, a batch of rows per statement. A rewritten row gets its new
+ * text, meta, hashes (a replay of its line is a duplicate, I3), class and
+ * word index, which the postings follow by their trigger (migration 3); its
+ * session's byte count follows.
  */
 import type { SQL } from "bun";
-import { type RerenderLookups, type Rerendered, rerenderTurn } from "../../capture/rerender.ts";
+import { COMMAND_END_NOTE, type RerenderLookups, type Rerendered, rerenderTurn } from "../../capture/rerender.ts";
 import { turnClass } from "../../search/search-class.ts";
 import { contentHash, opHash } from "../hashes.ts";
 import { keyHeld } from "./_tape.ts";
+import { decodeJson, decodeText, encodeJson, encodeText } from "./nul.ts";
 import { wordsOf } from "./words.ts";
+
+/** Live captured turns. */
+const CAPTURED = "kind = 'turn' AND forgotten_by IS NULL AND text IS NOT NULL AND data IS NOT NULL AND idem_key IS NOT NULL";
+/** A Codex exec_command_end note, by its text's start (which NUL encoding leaves as it is). */
+const COMMAND_NOTE = `starts_with(text, '${COMMAND_END_NOTE}')`;
 
 /** The rows that may render differently (a wide net; rerenderTurn decides), as on SQLite. */
 const CANDIDATES = `SELECT lsn FROM tape
-  WHERE kind = 'turn' AND forgotten_by IS NULL AND text IS NOT NULL AND data IS NOT NULL AND idem_key IS NOT NULL AND (
+  WHERE ${CAPTURED} AND (
     (starts_with(text, '[progress] {') AND strpos(text, '"agent_progress"') > 0)
     OR (data->'meta'->>'kind' IS NOT NULL AND (
       data->'meta'->'isCompactSummary' = 'true'::jsonb OR starts_with(data->'meta'->>'agent_id', 'acompact-') OR strpos(idem_key, '/agent-acompact-') > 0
       OR (data->'meta'->>'kind' = 'prompt' AND strpos(lower(left(text, 2000)), 'create a detailed summary of the conversation so far') > 0)))
-    OR (data->'meta'->'isMeta' = 'true'::jsonb AND data->'meta'->>'noise' = 'bookkeeping' AND strpos(left(text, 64), '<system-reminder>') > 0))
+    OR (data->'meta'->'isMeta' = 'true'::jsonb AND data->'meta'->>'noise' = 'bookkeeping' AND strpos(left(text, 64), '<system-reminder>') > 0)
+    OR ${COMMAND_NOTE})
   ORDER BY lsn`;
+/** Migration 7's rows: the Codex notes alone (migration 4 rendered the others already, with today's code). */
+const COMMAND_CANDIDATES = `SELECT lsn FROM tape WHERE ${CAPTURED} AND ${COMMAND_NOTE} ORDER BY lsn`;
 
 /** Rows read, rendered and written per round trip. */
 const BATCH = 256;
@@ -37,12 +47,21 @@ interface Row {
   data: string;
 }
 
+/** Where in the migrations the step runs. */
+export interface RerenderOptions {
+  /** After migration 5: text and data are stored NUL-encoded (nul.ts), and are decoded to render and encoded to write. */
+  encoded?: boolean;
+  /** Only Codex's exec_command_end notes (migration 7). */
+  commandsOnly?: boolean;
+}
+
 /**
  * Renders the candidate rows again, in `tx` (the migration's transaction),
  * BATCH rows per statement each way; returns how many were rewritten.
  */
-export async function rerenderCaptured(tx: SQL, onProgress?: (done: number, total: number) => void): Promise<number> {
-  const lsns = ((await tx.unsafe(CANDIDATES)) as { lsn: string }[]).map((r) => r.lsn);
+export async function rerenderCaptured(tx: SQL, onProgress?: (done: number, total: number) => void, opts: RerenderOptions = {}): Promise<number> {
+  const encoded = opts.encoded === true;
+  const lsns = ((await tx.unsafe(opts.commandsOnly ? COMMAND_CANDIDATES : CANDIDATES)) as { lsn: string }[]).map((r) => r.lsn);
   const owned = new Map<string, boolean>();
   /** Tool names of the subagent tool calls rendered so far, per tenant and capture session. */
   const tools = new Map<string, Map<string, string>>();
@@ -56,17 +75,23 @@ export async function rerenderCaptured(tx: SQL, onProgress?: (done: number, tota
     ])) as Row[];
     const texts: Updated[] = [];
     const metas: Updated[] = [];
-    for (const row of rows) {
+    for (const stored of rows) {
+      const row = encoded
+        ? { ...stored, text: decodeText(stored.text), data: decodeJson(JSON.parse(stored.data) as unknown) }
+        : { ...stored, data: JSON.parse(stored.data) as unknown };
       const r = await rerenderRow(tx, row, { owned, tools });
       if (r === undefined) continue;
       const json = JSON.stringify({ role: r.role, meta: r.meta });
       // Migration 4 runs before migration 5 encodes NUL (nul.ts), on rows stored as written:
       // a rendering that would hold U+0000 cannot be stored as such, so that row stays as it was.
-      if (r.content.includes("\u0000") || json.includes("\\u0000")) continue;
+      if (!encoded && (r.content.includes("\u0000") || json.includes("\\u0000"))) continue;
+      const bytes = Buffer.byteLength(r.content, "utf8");
       const update: Updated = {
         lsn: row.lsn,
-        text: r.content,
-        data: json,
+        text: encoded ? encodeText(r.content) : r.content,
+        data: encoded ? encodeJson(json) : json,
+        bytes,
+        content: r.content,
         op: Buffer.from(opHash.turn(row.subject, r.role, r.content, r.meta)).toString("hex"),
         sclass: turnClass(r.role, r.meta),
       };
@@ -75,7 +100,7 @@ export async function rerenderCaptured(tx: SQL, onProgress?: (done: number, tota
         texts.push(update);
         const key = `${row.tenant}\u0000${row.subject}`;
         const d = deltas.get(key) ?? deltas.set(key, { tenant: row.tenant, name: row.subject, bytes: 0 }).get(key)!;
-        d.bytes += Buffer.byteLength(r.content, "utf8") - Buffer.byteLength(row.text, "utf8");
+        d.bytes += bytes - Buffer.byteLength(row.text, "utf8");
       }
       rewritten++;
     }
@@ -88,19 +113,22 @@ export async function rerenderCaptured(tx: SQL, onProgress?: (done: number, tota
     }
     if (texts.length > 0) {
       // The postings follow the new words by their trigger (migration 3).
+      // Bytes, hashes and words are the text's as written, not as stored (nul.ts), as an append makes them.
       await tx.unsafe(
-        `UPDATE tape t SET text = u.text, data = u.data::jsonb, bytes = octet_length(u.text), content_hash = decode(u.ch, 'hex'),
+        `UPDATE tape t SET text = u.text, data = u.data::jsonb, bytes = u.bytes, content_hash = decode(u.ch, 'hex'),
            op_hash = decode(u.op, 'hex'), sclass = u.sclass, words = u.words::tsvector
-         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[]) AS u(lsn, text, data, ch, op, sclass, words)
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::int[], $8::text[])
+           AS u(lsn, text, data, bytes, ch, op, sclass, words)
          WHERE t.lsn = u.lsn`,
         [
           texts.map((u) => u.lsn),
           texts.map((u) => u.text),
           texts.map((u) => u.data),
-          texts.map((u) => Buffer.from(contentHash(u.text)).toString("hex")),
+          texts.map((u) => u.bytes),
+          texts.map((u) => Buffer.from(contentHash(u.content)).toString("hex")),
           texts.map((u) => u.op),
           texts.map((u) => u.sclass),
-          texts.map((u) => wordsOf(u.text)),
+          texts.map((u) => wordsOf(u.content)),
         ],
       );
     }
@@ -110,13 +138,21 @@ export async function rerenderCaptured(tx: SQL, onProgress?: (done: number, tota
   return rewritten;
 }
 
-/** A row's new values, as the batch's update binds them (hashes as hex). */
+/** A row's new values, as the batch's update binds them (text and data as stored, hashes as hex). */
 interface Updated {
   lsn: string;
   text: string;
   data: string;
+  /** The text as written, and its bytes. */
+  content: string;
+  bytes: number;
   op: string;
   sclass: number;
+}
+
+/** A candidate row with its text and data as written. */
+interface Decoded extends Omit<Row, "data"> {
+  data: unknown;
 }
 
 /**
@@ -125,8 +161,12 @@ interface Updated {
  * up, and the row is rendered again with the answers (a line names the same
  * agents each time).
  */
-async function rerenderRow(tx: SQL, row: Row, seen: { owned: Map<string, boolean>; tools: Map<string, Map<string, string>> }): Promise<Rerendered | undefined> {
-  const data = JSON.parse(row.data) as { role: string; meta?: Record<string, unknown> };
+async function rerenderRow(
+  tx: SQL,
+  row: Decoded,
+  seen: { owned: Map<string, boolean>; tools: Map<string, Map<string, string>> },
+): Promise<Rerendered | undefined> {
+  const data = row.data as { role: string; meta?: Record<string, unknown> };
   if (data.meta === undefined) return undefined;
   const scope = `${row.tenant}\u0000${row.subject}`;
   let names = seen.tools.get(scope);

@@ -12,6 +12,7 @@ import m003 from "./migrations/003_postings.sql" with { type: "text" };
 import m004 from "./migrations/004_agent_progress.sql" with { type: "text" };
 import m005 from "./migrations/005_nul.sql" with { type: "text" };
 import m006 from "./migrations/006_no_value_statistics.sql" with { type: "text" };
+import m007 from "./migrations/007_codex_commands.sql" with { type: "text" };
 import { rerenderCaptured } from "./migrate-captured.ts";
 
 /** One numbered migration: its SQL, then, where SQL cannot do it, a step in code in the same transaction. */
@@ -33,6 +34,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { sql: m005 },
   // No value statistics of columns holding user text: pg_stats would show them, forgotten ones too.
   { sql: m006 },
+  // Codex's exec_command_end lines of the unified exec tool as the tool results holding the whole output;
+  // after migration 5, on text and data stored NUL-encoded.
+  { sql: m007, after: (tx, onProgress) => rerenderCaptured(tx, onProgress, { encoded: true, commandsOnly: true }), progress: "Codex command output" },
 ];
 
 /** The advisory lock key migrations hold (any constant; "zerodb" in ASCII). */

@@ -1,7 +1,8 @@
 /**
- * Migration 8's step (DESIGN.md 11, "What is captured is what is searched"):
- * Claude Code turns captured before capture rendered a subagent's progress
- * lines and compaction are rendered again as capture renders their lines now
+ * The step of migrations 8 and 10 (DESIGN.md 11, "What is captured is what is
+ * searched"): turns captured before capture rendered Claude Code's subagent
+ * progress lines and compaction (8) and Codex's exec_command_end lines (10)
+ * are rendered again as capture renders their lines now
  * (capture/rerender.ts), in LSN order, in the migration's transaction. A
  * rewritten row gets its new text, meta, hashes (so a replay of its line is a
  * duplicate, I3), checksum and class; its old index entries are deleted and
@@ -10,25 +11,40 @@
  * session's byte count follows.
  */
 import type { Database } from "bun:sqlite";
-import { type RerenderLookups, rerenderTurn } from "../../capture/rerender.ts";
+import { COMMAND_END_NOTE, type RerenderLookups, rerenderTurn } from "../../capture/rerender.ts";
 import { turnClass } from "../../search/search-class.ts";
 import { contentHash, idemDigest, opHash } from "../hashes.ts";
 import { rowChecksum } from "./_tape.ts";
 import { type RebuildProgress, indexRow, unindexRow } from "./search/word-index.ts";
 
+/** Live captured turns. */
+const CAPTURED = "kind = 'turn' AND forgotten_by IS NULL AND text IS NOT NULL AND data IS NOT NULL AND idem_key IS NOT NULL";
+/** A Codex exec_command_end note, by its text's start. */
+const COMMAND_NOTE = `substr(text, 1, ${COMMAND_END_NOTE.length}) = '${COMMAND_END_NOTE}'`;
+
 /**
- * The rows that may render differently: agent_progress notes, and compaction
- * turns captured with a kind (those without one are reclassified by the
- * migration's SQL). A wide net, cheap in SQL; rerenderTurn decides.
+ * The rows that may render differently: agent_progress notes, compaction
+ * turns captured with a kind (those without one are reclassified by
+ * migration 8's SQL), and Codex exec_command_end notes. A wide net, cheap in
+ * SQL; rerenderTurn decides.
  */
 const CANDIDATES = `SELECT lsn FROM tape
-  WHERE kind = 'turn' AND forgotten_by IS NULL AND text IS NOT NULL AND data IS NOT NULL AND idem_key IS NOT NULL AND (
+  WHERE ${CAPTURED} AND (
     (substr(text, 1, 12) = '[progress] {' AND instr(text, '"agent_progress"') > 0)
     OR (instr(data, '"kind":"') > 0 AND (
       instr(data, '"isCompactSummary":true') > 0 OR instr(data, '"agent_id":"acompact-') > 0 OR instr(idem_key, '/agent-acompact-') > 0
       OR (instr(data, '"kind":"prompt"') > 0 AND substr(text, 1, 2000) LIKE '%create a detailed summary of the conversation so far%')))
-    OR (instr(data, '"isMeta":true') > 0 AND instr(data, '"noise":"bookkeeping"') > 0 AND instr(substr(text, 1, 64), '<system-reminder>') > 0))
+    OR (instr(data, '"isMeta":true') > 0 AND instr(data, '"noise":"bookkeeping"') > 0 AND instr(substr(text, 1, 64), '<system-reminder>') > 0)
+    OR ${COMMAND_NOTE})
   ORDER BY lsn`;
+/** Migration 10's rows: the Codex notes alone (migration 8 rendered the others already, with today's code). */
+const COMMAND_CANDIDATES = `SELECT lsn FROM tape WHERE ${CAPTURED} AND ${COMMAND_NOTE} ORDER BY lsn`;
+
+/** Which rows a migration renders again. */
+export interface RerenderOptions {
+  /** Only Codex's exec_command_end notes (migration 10). */
+  commandsOnly?: boolean;
+}
 
 /** Rows between two progress reports. */
 const REPORT_EVERY = 5000;
@@ -43,8 +59,8 @@ interface Row {
 }
 
 /** Renders the candidate rows again; returns how many were rewritten. */
-export function rerenderCaptured(db: Database, onProgress?: RebuildProgress): number {
-  const lsns = (db.query(CANDIDATES).all() as { lsn: number }[]).map((r) => r.lsn);
+export function rerenderCaptured(db: Database, onProgress?: RebuildProgress, opts: RerenderOptions = {}): number {
+  const lsns = (db.query(opts.commandsOnly ? COMMAND_CANDIDATES : CANDIDATES).all() as { lsn: number }[]).map((r) => r.lsn);
   // A store with records always has its id (identity.ts writes it on the first open), and the checksums need it.
   const storeId = (db.query("SELECT value FROM meta WHERE key = 'store_id'").get() as { value: string } | null)?.value;
   // Nothing to render again: nothing to report either.

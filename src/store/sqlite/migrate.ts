@@ -10,6 +10,7 @@ import m006 from "./migrations/006_index_writes.sql" with { type: "text" };
 import m007 from "./migrations/007_index_tenants.sql" with { type: "text" };
 import m008 from "./migrations/008_agent_progress.sql" with { type: "text" };
 import m009 from "./migrations/009_index_pages.sql" with { type: "text" };
+import m010 from "./migrations/010_codex_commands.sql" with { type: "text" };
 import { scrubForgotten } from "./forget/record.ts";
 import { rerenderCaptured } from "./migrate-captured.ts";
 import { type RebuildProgress, rebuildIndex, secureDeletes } from "./search/word-index.ts";
@@ -41,6 +42,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { sql: m008, after: (db, onProgress) => rerenderCaptured(db, onProgress), progress: "subagent messages and summaries" },
   // Word index leaves of at most 2000 bytes: a commit's new segment no longer rebalances full pages (issue 32).
   { sql: m009 },
+  // Codex's exec_command_end lines of the unified exec tool as the tool results holding the whole output.
+  { sql: m010, after: (db, onProgress) => rerenderCaptured(db, onProgress, { commandsOnly: true }), progress: "Codex command output" },
 ];
 
 /** What opening a store reports while a migration rebuilds the search index. */

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { DB_FILE } from "./paths.ts";
 
 /** The schema version this build migrates stores to: MIGRATIONS.length (test/store/schema-version.test.ts holds them equal). */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 const MAGIC = "SQLite format 3\u0000";
 

@@ -1,0 +1,12 @@
+-- What is captured is what is searched (DESIGN.md 11). Codex's unified exec
+-- tool (`exec_command`, then `write_stdin` polls) answers each call with what
+-- the command printed since the last one, so a command's output is cut over
+-- several function_call_output turns, while the rollout's `event_msg`
+-- `exec_command_end` line holds the command and all of its output. Capture
+-- kept that line as an `[event_msg exec_command_end] {...}` note (noise); it
+-- now renders it as the command's tool result (src/capture/render-codex.ts).
+-- The step in code (src/store/sqlite/migrate-captured.ts) renders the notes
+-- stored before as capture renders their lines now, with their hashes and
+-- word index. No table or index changes: this statement only marks the
+-- migration's place in the sequence.
+SELECT 1;
