@@ -127,7 +127,7 @@ describe("a 100 MiB tool output from each harness", () => {
     const both = await readSession(two.path, captureSession(projectSession(L.cwd), T2));
     expectChunked(both, (k) => k.startsWith(`codex:${T2}:7:`), `[tool_result]\n${BODY}`);
     expect(keysOf(both).keys).toHaveLength(4 + 1 + 34 + 1 + 34 + 1);
-  }, 300_000);
+  }, 600_000);
 
   test("Gemini CLI: a tool call's 100 MiB result, over bounded hook runs and runs killed mid-run; sync's peak memory bounded", async () => {
     using dir = tempDir();

@@ -171,7 +171,7 @@ if (!server) {
       const both = await zerodb(admin, ["restore", file, "--database", empty, "--data-dir", join(dir.path, "d")]);
       expect(both.code).toBe(2);
       expect(both.err).toContain("not both");
-    }, 60_000);
+    }, 120_000);
 
     test("issue 29 item 5: a re-signed backup that says what no store wrote is refused, nothing reaches the database", async () => {
       using dir = tempDir("zerodb-pg-restore-");
