@@ -104,18 +104,27 @@ export function rerenderTurn(turn: StoredTurn, lookups: RerenderLookups): Rerend
   return asHookOutput(turn, key) ?? asSummary(turn, key);
 }
 
-/** An agent_progress note rendered as the message it carries (render.ts renderAgentProgress). */
-function agentProgress(turn: StoredTurn, key: CaptureKey, lookups: RerenderLookups): Rerendered | undefined {
-  const { meta } = turn;
-  // A line cut into chunks cannot be read back from one of them.
-  if (key.chunk !== 0 || meta.chunks !== undefined || typeof meta.uuid !== "string") return undefined;
-  let rest: unknown;
+/**
+ * The JSON object a note kept after its prefix (`[progress] {...}`), or
+ * undefined when it is not one: a line cut into chunks cannot be read back
+ * from one of them.
+ */
+function noteJson(turn: StoredTurn, key: CaptureKey, prefix: string): Record<string, unknown> | undefined {
+  if (key.chunk !== 0 || turn.meta.chunks !== undefined) return undefined;
   try {
-    rest = JSON.parse(turn.content.slice(PROGRESS_NOTE.length - 1));
+    const rest: unknown = JSON.parse(turn.content.slice(prefix.length - 1));
+    return isObject(rest) ? rest : undefined;
   } catch {
     return undefined;
   }
-  if (!isObject(rest) || !isObject(rest.data) || rest.data.type !== "agent_progress") return undefined;
+}
+
+/** An agent_progress note rendered as the message it carries (render.ts renderAgentProgress). */
+function agentProgress(turn: StoredTurn, key: CaptureKey, lookups: RerenderLookups): Rerendered | undefined {
+  const { meta } = turn;
+  if (typeof meta.uuid !== "string") return undefined;
+  const rest = noteJson(turn, key, PROGRESS_NOTE);
+  if (rest === undefined || !isObject(rest.data) || rest.data.type !== "agent_progress") return undefined;
   // The line as it was, but for what render.ts moved into meta and what it left out (sessionId, cwd, version, ...).
   const line = {
     ...rest,
@@ -151,15 +160,8 @@ function agentProgress(turn: StoredTurn, key: CaptureKey, lookups: RerenderLooku
  */
 function commandEnd(turn: StoredTurn, key: CaptureKey): Rerendered | undefined {
   const { meta } = turn;
-  // A line cut into chunks cannot be read back from one of them.
-  if (key.chunk !== 0 || meta.chunks !== undefined) return undefined;
-  let rest: unknown;
-  try {
-    rest = JSON.parse(turn.content.slice(COMMAND_END_NOTE.length - 1));
-  } catch {
-    return undefined;
-  }
-  if (!isObject(rest) || !isObject(rest.payload) || rest.payload.type !== "exec_command_end") return undefined;
+  const rest = noteJson(turn, key, COMMAND_END_NOTE);
+  if (rest === undefined || !isObject(rest.payload) || rest.payload.type !== "exec_command_end") return undefined;
   // The line as it was: what render-codex.ts moved into meta, then the rest of it.
   const line = {
     ...(typeof meta.timestamp === "string" ? { timestamp: meta.timestamp } : {}),
