@@ -144,3 +144,22 @@ export async function postgresForFile(): Promise<TestPostgres | { error: string 
   if (!("error" in started)) afterAll(() => started.stop(), 30_000);
   return started;
 }
+
+/** A previous release's export (a fixture's `export.jsonl`) imported into the database at `url`, through a store opened on it. */
+export async function importFixtureExport(dataDir: string, url: string, exportFile: string): Promise<void> {
+  const { openStore } = await import("../../../src/store/index.ts");
+  const records = readFileSync(exportFile, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as unknown);
+  const store = await openStore({ dataDir, database: url });
+  try {
+    await store.importTape(
+      (async function* () {
+        yield* records;
+      })(),
+    );
+  } finally {
+    store.close();
+  }
+}

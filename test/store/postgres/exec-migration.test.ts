@@ -11,7 +11,7 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { captureSession, projectSession } from "../../../src/project.ts";
 import { SearchClass } from "../../../src/search/search-class.ts";
@@ -22,7 +22,7 @@ import { openSqliteStore } from "../../../src/store/sqlite/store.ts";
 import { replayRollout } from "../../capture/_codex.ts";
 import { CWD, ROLLOUT, THREAD } from "../../fixtures/exec-store/make.ts";
 import { tempDir } from "../../helpers.ts";
-import { postgresForFile, type TestPostgres } from "./_server.ts";
+import { importFixtureExport, postgresForFile, type TestPostgres } from "./_server.ts";
 
 const started = await postgresForFile();
 const server: TestPostgres | undefined = "error" in started ? undefined : started;
@@ -62,17 +62,7 @@ if (!server) {
       using dir = tempDir("zerodb-pg-exec-");
       const url = await server.database();
       // The previous release's rows: its export, imported, with the classes it gave them; then back to schema 6.
-      const records = readFileSync(join(FIXTURE, "export.jsonl"), "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l) as unknown);
-      const first = await openStore({ dataDir: dir.path, database: url });
-      await first.importTape(
-        (async function* () {
-          yield* records;
-        })(),
-      );
-      first.close();
+      await importFixtureExport(dir.path, url, join(FIXTURE, "export.jsonl"));
       // The fixture's store, copied: opening it where it is would leave a WAL index in the checkout.
       using sqliteDir = tempDir("zerodb-pg-exec-sqlite-");
       cpSync(join(FIXTURE, "data"), sqliteDir.path, { recursive: true });

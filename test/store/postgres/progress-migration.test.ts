@@ -9,7 +9,7 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { SourceFile, readBatch } from "../../../src/capture/read-batch.ts";
 import { transcriptSources } from "../../../src/capture/sync.ts";
@@ -19,7 +19,7 @@ import { openStore } from "../../../src/store/index.ts";
 import { MIGRATIONS } from "../../../src/store/postgres/migrate.ts";
 import { openSqliteStore } from "../../../src/store/sqlite/store.ts";
 import { tempDir } from "../../helpers.ts";
-import { postgresForFile, type TestPostgres } from "./_server.ts";
+import { importFixtureExport, postgresForFile, type TestPostgres } from "./_server.ts";
 
 const started = await postgresForFile();
 const server: TestPostgres | undefined = "error" in started ? undefined : started;
@@ -51,17 +51,7 @@ if (!server) {
       using dir = tempDir("zerodb-pg-progress-");
       const url = await server.database();
       // The previous release's rows: its export, imported, with the classes it gave them; then back to schema 3.
-      const records = readFileSync(join(FIXTURE, "export.jsonl"), "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l) as unknown);
-      const first = await openStore({ dataDir: dir.path, database: url });
-      await first.importTape(
-        (async function* () {
-          yield* records;
-        })(),
-      );
-      first.close();
+      await importFixtureExport(dir.path, url, join(FIXTURE, "export.jsonl"));
       const old = sqliteTurns(join(FIXTURE, "data", "zerodb.sqlite"));
       const admin = new SQL(url);
       try {
