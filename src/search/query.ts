@@ -83,14 +83,19 @@ function push(out: Term[], seen: Set<string>, term: Term): void {
 /**
  * The terms of one whitespace-separated piece. Punctuation splits it as it
  * splits indexed text (`deploy/key` is two words, `upload_retry` two), except
- * that an identifier whose parts are joined by `_`, `.` or `-` is kept as a
- * phrase, so `upload_retry_count` finds that identifier and not three
- * unrelated words.
+ * that an identifier whose parts are joined by `_`, `.`, `:` or `-` is kept
+ * as a phrase, so `upload_retry_count` finds that identifier and not three
+ * unrelated words. Words of prose joined by hyphens alone (`one-time`,
+ * `DOM-based`, `follow-up`) are words: the turn that answers often writes
+ * them apart or only one of them, and holding them side by side still ranks
+ * higher (rank.ts, pairs). Measured on the real set: docs/decisions/search.md,
+ * 2026-12-03.
  */
 function wordTerms(piece: string, star: boolean): Term[] {
   const parts = words(piece);
   if (parts.length === 0) return [];
-  const joined = /^[\p{L}\p{N}]+(?:[_.\-:][\p{L}\p{N}]+)+$/u.test(piece.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""));
+  const bare = piece.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+  const joined = /^[\p{L}\p{N}]+(?:[_.\-:][\p{L}\p{N}]+)+$/u.test(bare) && !PROSE_COMPOUND.test(bare);
   if (parts.length > 1 && joined) {
     const alt = alternativeOf(piece, star);
     return alt ? [{ text: star ? `${piece}*` : piece, kind: star ? "prefix" : "phrase", stopword: false, alternatives: [alt] }] : [];
@@ -151,6 +156,9 @@ function cjkTerms(run: string): Term[] {
 function isCjkStop(tok: string): boolean {
   return /^[\p{Script=Hiragana}ー]+$/u.test(tok) || /^[的了是吗呢在和么怎什为如何哪谁吧啊呀]+$/u.test(tok);
 }
+
+/** Letters-only words joined by hyphens: a compound of prose, not an identifier (`spotter-a0y`, `utf-8` hold digits). */
+const PROSE_COMPOUND = /^\p{L}+(?:-\p{L}+)+$/u;
 
 /** The piece's own spelling of a folded word (camelCase is only visible before folding). */
 function originalCase(piece: string, folded: string): string {

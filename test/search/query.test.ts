@@ -77,6 +77,11 @@ describe("parseQuery", () => {
     expect(terms("uploadRetryCount")).toEqual(["uploadRetryCount"]);
   });
 
+  test("prose compounds joined by hyphens are words; identifiers with digits or other joiners stay phrases", () => {
+    expect(fts("one-time DOM-based follow-up")).toEqual(['"one"', '"time"', '"dom"', '"based"', '"follow"', '"up"']);
+    expect(fts("spotter-a0y utf-8 col:x a.b-c")).toEqual(['"spotter a0y"', '"utf 8"', '"col x"', '"a b c"']);
+  });
+
   test("CJK text: each bigram is a term, kana-only bigrams are stopwords", () => {
     expect(fts("天気")).toEqual(['"天気"']);
     expect(fts("都")).toEqual(['"都"']);

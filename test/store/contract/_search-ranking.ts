@@ -52,6 +52,25 @@ export function searchRankingCases(factory: Factory): void {
       expect(plain).toContain(reply!);
     });
 
+    contractTest(factory, "words of prose joined by a hyphen find a turn writing them apart, the compound itself first", async ({ a }) => {
+      const [apart, common, exact] = await appendAll(a, "proj/s1", [
+        { role: "assistant", content: "Added the DOM tests for the highlighter: 410 of them pass.", meta: { kind: "reply" } },
+        { role: "tool", content: "tests passed; tests green; tests done", meta: { kind: "tool_result" } },
+        { role: "assistant", content: "Switched to DOM-based highlighting in the transcript view.", meta: { kind: "reply" } },
+        { role: "assistant", content: "The estimate is based on last week.", meta: { kind: "reply" } },
+        { role: "assistant", content: "Colours are based on the theme.", meta: { kind: "reply" } },
+        { role: "assistant", content: "Paging is cursor based.", meta: { kind: "reply" } },
+      ]);
+      // `DOM-based` is two words, not a phrase only the third turn holds: the turn that says `DOM tests` answers.
+      const tests = (await a.search({ query: "how many DOM-based tests passed?" })).hits.map((h) => h.lsn);
+      expect(tests[0]).toBe(apart!);
+      expect(tests).toContain(common!);
+      // Holding the words side by side, as the query writes them, still ranks first.
+      const compound = (await a.search({ query: "DOM-based" })).hits.map((h) => h.lsn);
+      expect(compound[0]).toBe(exact!);
+      expect(compound).toContain(apart!);
+    });
+
     contractTest(factory, "a compaction summary ranks below an original turn that matches as well", async ({ a }) => {
       const [original, summary] = await appendAll(a, "proj/s1", [
         { role: "tool", content: "Output: the zebrafish importer drops rows with a null checksum", meta: { kind: "tool_result" } },
@@ -104,15 +123,15 @@ export function searchRankingCases(factory: Factory): void {
       const [answer] = await appendAll(a, "proj/old", [
         { role: "tool", content: "Test Files 1 passed (1) Tests 16 passed (16)", meta: { kind: "tool_result" } },
       ]);
-      // Newer: a phrase the answer lacks, in fewer turns than a word's list holds (so its list is whole), and
+      // Newer: an identifier the answer lacks (one phrase: query.ts wordTerms), in fewer turns than a word's list holds (so its list is whole), and
       // more than a thousand turns each holding one or two of the answer's words: the three words together
       // weigh more than the phrase (BM25 ranks the answer first), but each word's list holds only its newest turns.
       const newer: { role: "tool"; content: string }[] = [];
-      for (let i = 0; i < 900; i++) newer.push({ role: "tool", content: `ran quokka-lint-runner over module ${i}` });
+      for (let i = 0; i < 900; i++) newer.push({ role: "tool", content: `ran quokka_lint_runner over module ${i}` });
       for (let i = 0; i < 1100; i++) newer.push({ role: "tool", content: `tests ${i % 2 === 0 ? "passed" : "16"} for shard ${i}` });
       for (let i = 0; i < 1100; i++) newer.push({ role: "tool", content: `build ${i % 2 === 0 ? "16" : "passed"} step ${i}` });
       await appendAll(a, "proj/new", newer);
-      const hits = (await a.search({ query: "quokka-lint-runner tests 16 passed", limit: 10 })).hits.map((h) => h.lsn);
+      const hits = (await a.search({ query: "quokka_lint_runner tests 16 passed", limit: 10 })).hits.map((h) => h.lsn);
       expect(hits).toContain(answer!);
     });
   });
