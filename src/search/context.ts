@@ -125,17 +125,25 @@ export interface Ranked<T extends Scored> {
 
 /**
  * The final ranking: `scored` holds every row read (the pool and the
- * neighbours of `top`), `near` the neighbours of each of `top`.
+ * neighbours of `top`), `near` the neighbours of each of `top`. With
+ * `saidAfter` (the query asks what the user said after something:
+ * query.ts asksWhatUserSaidAfter) the first prompt after each top turn
+ * answers it too: `what did I type after compacting` is answered by the
+ * prompt after the compaction, which holds none of its words.
  */
 export function rankInContext<T extends Scored>(
   scored: Map<number, T>,
   near: Map<number, Near>,
-  opts: { top: T[]; limit: number; allWords: boolean },
+  opts: { top: T[]; limit: number; allWords: boolean; saidAfter?: boolean },
 ): Ranked<T>[] {
   const context = new Map<number, number>();
   const lift = (lsn: number, by: number) => context.set(lsn, Math.max(context.get(lsn) ?? 0, by));
-  /** Each turn that answers a matching prompt or tool call: the best-scored one it answers. */
-  const follows = new Map<number, { of: number; own: number }>();
+  /** Each turn that answers a match: the match giving it the best score. */
+  const follows = new Map<number, { of: number; s: number }>();
+  const follow = (lsn: number, of: number, s: number) => {
+    const known = follows.get(lsn);
+    if (!known || known.s < s) follows.set(lsn, { of, s });
+  };
   for (const r of opts.top) {
     const n = near.get(r.lsn) ?? { before: [], after: [] };
     for (const lsn of [...n.before, ...n.after.slice(0, NEIGHBOURS)]) {
@@ -145,11 +153,13 @@ export function rankInContext<T extends Scored>(
       lift(lsn, r.own - other.own);
       lift(r.lsn, other.own - r.own);
     }
-    if (!EXCHANGE.has(r.cls)) continue;
-    for (const lsn of answersOf(r, n.after, scored)) {
-      const known = follows.get(lsn);
-      if (!known || known.own < r.own) follows.set(lsn, { of: r.lsn, own: r.own });
+    if (opts.saidAfter) {
+      // What the user said after the match is the next prompt: level with the match, ahead of it (newer) on a tie.
+      const next = n.after.find((lsn) => scored.get(lsn)?.cls === SearchClass.prompt);
+      if (next !== undefined) follow(next, r.lsn, r.own);
     }
+    if (!EXCHANGE.has(r.cls)) continue;
+    for (const lsn of answersOf(r, n.after, scored)) follow(lsn, r.lsn, ANSWER_WEIGHT * r.own);
   }
   // A message changed in place is found once, as it now reads: an earlier version is no hit when a later whole one was read.
   const latest = new Map<string, number>();
@@ -160,10 +170,10 @@ export function rankInContext<T extends Scored>(
     if (r.version && (latest.get(r.version.key) ?? -1) > r.lsn) continue;
     if (r.own > 0) {
       const f = follows.get(r.lsn);
-      out.push({ r, s: Math.max(r.own + CONTEXT_WEIGHT * (context.get(r.lsn) ?? 0), f ? ANSWER_WEIGHT * f.own : 0) });
+      out.push({ r, s: Math.max(r.own + CONTEXT_WEIGHT * (context.get(r.lsn) ?? 0), f ? f.s : 0) });
     } else {
       const f = follows.get(r.lsn);
-      if (f) out.push({ r, s: ANSWER_WEIGHT * f.own, follows: f.of });
+      if (f) out.push({ r, s: f.s, follows: f.of });
     }
   }
   return out.sort((a, b) => b.s - a.s || b.r.lsn - a.r.lsn).slice(0, opts.limit);

@@ -16,7 +16,7 @@
 import type { SearchHit } from "../schema/results.ts";
 import { CONTEXT_TOP, type Near, type Scored as ContextScored, rankInContext, readsConversation, toolIdsOf, versionOf } from "./context.ts";
 import { countTerms } from "./match.ts";
-import { type Term, asksWhatUserSaid } from "./query.ts";
+import { type Term, asksWhatUserSaid, asksWhatUserSaidAfter } from "./query.ts";
 import { SearchClass } from "./search-class.ts";
 import { AVG_TOKENS, bm25, score } from "./rank.ts";
 import { snippet } from "./snippet.ts";
@@ -81,7 +81,11 @@ export class Ranking {
   ) {
     this.#weightAll = known.idfs.reduce((s, x) => s + x, 0);
     this.#asksUser = opts.query !== undefined && asksWhatUserSaid(opts.query);
+    this.#saidAfter = opts.query !== undefined && asksWhatUserSaidAfter(opts.query);
   }
+
+  /** The query asks what the user said after something (query.ts asksWhatUserSaidAfter): the prompt after a match answers it. */
+  readonly #saidAfter: boolean;
 
   /** The query asks what the user said (query.ts asksWhatUserSaid): a prompt is what answers it. */
   readonly #asksUser: boolean;
@@ -132,8 +136,8 @@ export class Ranking {
   hits(): SearchHit[] {
     if (this.#top === undefined) this.top();
     const top = this.#top!;
-    return rankInContext(this.#scored, this.#near, { top, limit: this.opts.limit, allWords: this.opts.allWords }).map(({ r, s, follows }) =>
-      toHit(r, { terms: this.terms, idfs: this.known.idfs, s, follows }),
+    return rankInContext(this.#scored, this.#near, { top, limit: this.opts.limit, allWords: this.opts.allWords, saidAfter: this.#saidAfter }).map(
+      ({ r, s, follows }) => toHit(r, { terms: this.terms, idfs: this.known.idfs, s, follows }),
     );
   }
 

@@ -239,6 +239,14 @@ export function asksWhatUserSaid(query: string): boolean {
   return ASKS_USER.test(query);
 }
 
+/** Words placing what was said after something: `what did I type after...`, `what did I tell it once...`. */
+const AFTER_SOMETHING = /\b(?:after|once|following|next)\b/i;
+
+/** Whether a query asks what the user said after something (so the prompt after a match answers it: context.ts rankInContext). */
+export function asksWhatUserSaidAfter(query: string): boolean {
+  return asksWhatUserSaid(query) && AFTER_SOMETHING.test(query);
+}
+
 /** The FTS5 expression of a term: its alternatives, ORed. */
 export function ftsOf(term: Term): string {
   const alts = term.alternatives.map((a) => `"${a.tokens.join(" ")}"${a.prefix ? "*" : ""}`);

@@ -1,7 +1,7 @@
 /** The query parser (DESIGN.md 11, "Query"): what a person types becomes terms, never FTS5 syntax, never an internal error. */
 import { describe, expect, test } from "bun:test";
 import { ZeroDbError } from "../../src/errors.ts";
-import { MAX_TERMS, asksWhatUserSaid, ftsOf, orList, parseQuery, unmatchedWords, widened } from "../../src/search/query.ts";
+import { MAX_TERMS, asksWhatUserSaid, asksWhatUserSaidAfter, ftsOf, orList, parseQuery, unmatchedWords, widened } from "../../src/search/query.ts";
 import { synonymsOf } from "../../src/search/synonyms.ts";
 
 const terms = (q: string) => parseQuery(q).terms.map((t) => t.text);
@@ -20,6 +20,13 @@ describe("asksWhatUserSaid", () => {
       expect([q, asksWhatUserSaid(q)]).toEqual([q, true]);
     for (const q of ["what does the user table hold?", "what did the assistant say about the user?", "which user asked for a refund?", "the API said 404"])
       expect([q, asksWhatUserSaid(q)]).toEqual([q, false]);
+  });
+
+  test("after something: what the user said after, once or following a match; not what they said about it, nor what the agent did after", () => {
+    for (const q of ["what did I type after compacting?", "what did I tell the agent once it was pushed?", "what did the user ask for next?"])
+      expect([q, asksWhatUserSaidAfter(q)]).toEqual([q, true]);
+    for (const q of ["What did the user say was wrong about the tracking file?", "what did the agent run after the build?", "after the deploy"])
+      expect([q, asksWhatUserSaidAfter(q)]).toEqual([q, false]);
   });
 });
 

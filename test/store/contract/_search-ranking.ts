@@ -52,6 +52,23 @@ export function searchRankingCases(factory: Factory): void {
       expect(plain).toContain(reply!);
     });
 
+    contractTest(factory, "a question asking what the user said after something finds the prompt after the match", async ({ a }) => {
+      const [, failed, , next] = await appendAll(a, "proj/s1", [
+        { role: "user", content: "ship the walrus service to staging", meta: { kind: "prompt" } },
+        { role: "tool", content: "Deploy failed: the walrus migration timed out after 30 s", meta: { kind: "tool_result" } },
+        { role: "assistant", content: "The deploy failed on the migration.", meta: { kind: "reply" } },
+        { role: "user", content: "roll it back and retry with a longer timeout", meta: { kind: "prompt" } },
+        { role: "assistant", content: "Rolled back; retrying with 120 s.", meta: { kind: "reply" } },
+      ]);
+      const hits = (await a.search({ query: "what did I say after the walrus deploy failed?" })).hits;
+      expect(hits[0]!.lsn).toBe(next!);
+      expect(hits[0]!.matched).toEqual([]);
+      expect(hits[0]!.follows).toBe(failed!);
+      // Not asking what was said after it: the turns holding the words lead.
+      const plain = (await a.search({ query: "walrus deploy failed" })).hits.map((h) => h.lsn);
+      expect(plain[0]).toBe(failed!);
+    });
+
     contractTest(factory, "words of prose joined by a hyphen find a turn writing them apart, the compound itself first", async ({ a }) => {
       const [apart, common, exact] = await appendAll(a, "proj/s1", [
         { role: "assistant", content: "Added the DOM tests for the highlighter: 410 of them pass.", meta: { kind: "reply" } },
