@@ -47,7 +47,12 @@ interface FastMatcher {
   literals: boolean;
   /** The term each word seen so far belongs to (-1: none): a long window repeats its words. */
   words: Map<string, number>;
+  /** The last RECENT words looked up and their terms, alternately. */
+  recent: (string | number)[];
 }
+
+/** Words termOfWord compares before looking in its map. */
+const RECENT = 4;
 
 /** Distinct words remembered per matcher. */
 const WORDS_MAX = 4096;
@@ -83,6 +88,7 @@ function fastMatcher(terms: readonly Term[]): FastMatcher | null {
       checks,
       literals,
       words: new Map(),
+      recent: [],
     };
   }
   matchers.set(terms, made);
@@ -91,6 +97,10 @@ function fastMatcher(terms: readonly Term[]): FastMatcher | null {
 
 /** The term a word belongs to, or -1: the first term whose stem it has (remembered per matcher). */
 function termOfWord(m: FastMatcher, word: string): number {
+  // The words seen last, compared as strings: a window repeats a few words, and a fresh substring
+  // is compared faster than it is hashed for a Map.
+  const recent = m.recent;
+  for (let i = 0; i < recent.length; i += 2) if (recent[i] === word) return recent[i + 1] as number;
   let known = m.words.get(word);
   if (known === undefined) {
     const st = stem(fold(word));
@@ -98,6 +108,8 @@ function termOfWord(m: FastMatcher, word: string): number {
     if (m.words.size >= WORDS_MAX) m.words.clear();
     m.words.set(word, known);
   }
+  if (recent.length >= RECENT * 2) recent.splice(0, 2);
+  recent.push(word, known);
   return known;
 }
 
@@ -142,13 +154,41 @@ export function countTerms(terms: readonly Term[], text: string, weights: readon
   if (!fast) return countTokens(terms, text, weights);
   const t = text.includes("\\") ? text.replace(ESCAPES, " ") : text;
   const tf = terms.map(() => 0);
-  const hits: { pos: number; end: number; term: number }[] = [];
+  const hits = new Hits();
   scan(fast, t, Number.POSITIVE_INFINITY, (pos, end, term) => {
     tf[term]!++;
-    hits.push({ pos, end, term });
+    hits.push(pos, end, term);
   });
-  const near = nearness(hits, weights, NEAR_CHARS);
-  return { tf, length: Math.max(1, Math.round(t.length / 6)), near, pairs: pairShare(hits, weights, PAIR_GAP_CHARS) };
+  return { tf, length: Math.max(1, Math.round(t.length / 6)), near: nearness(hits, weights, NEAR_CHARS), pairs: pairShare(hits, weights, PAIR_GAP_CHARS) };
+}
+
+/**
+ * Occurrences of terms in a text, in order of position: three parallel
+ * arrays, since a long window holds thousands (an object each cost more
+ * than counting them).
+ */
+class Hits {
+  pos: number[] = [];
+  end: number[] = [];
+  term: number[] = [];
+
+  get length(): number {
+    return this.pos.length;
+  }
+
+  push(pos: number, end: number, term: number): void {
+    this.pos.push(pos);
+    this.end.push(end);
+    this.term.push(term);
+  }
+
+  /** The same occurrences in order of position (the token path finds them term by term). */
+  sorted(): Hits {
+    const order = this.pos.map((_, i) => i).sort((a, b) => this.pos[a]! - this.pos[b]! || a - b);
+    const out = new Hits();
+    for (const i of order) out.push(this.pos[i]!, this.end[i]!, this.term[i]!);
+    return out;
+  }
 }
 
 /**
@@ -177,19 +217,19 @@ export function termSpans(terms: readonly Term[], text: string, max: number): Sp
 function countTokens(terms: readonly Term[], text: string, weights: readonly number[]): Counts {
   const tokens = tokenize(indexText(text));
   const stems = tokens.map((t) => t.stem);
-  const hits: { pos: number; end: number; term: number }[] = [];
+  const found = new Hits();
   const tf = terms.map((term, ti) => {
     let n = 0;
     for (const alt of term.alternatives) {
       for (const pos of occurrences(alt, stems)) {
-        hits.push({ pos, end: pos + alt.stems.length - 1, term: ti });
+        found.push(pos, pos + alt.stems.length - 1, ti);
         n++;
       }
     }
     return n;
   });
-  const near = nearness(hits, weights, NEAR_TOKENS);
-  return { tf, length: tokens.length, near, pairs: pairShare(hits, weights, PAIR_GAP_TOKENS) };
+  const hits = found.sorted();
+  return { tf, length: tokens.length, near: nearness(hits, weights, NEAR_TOKENS), pairs: pairShare(hits, weights, PAIR_GAP_TOKENS) };
 }
 
 /**
@@ -199,41 +239,43 @@ function countTokens(terms: readonly Term[], text: string, weights: readonly num
  * `client` apart. `gap` is the most positions from the end of one to the
  * start of the next.
  */
-function pairShare(hits: readonly { pos: number; end: number; term: number }[], weights: readonly number[], gap: number): number {
+function pairShare(hits: Hits, weights: readonly number[], gap: number): number {
   if (weights.length < 2) return 0;
   let all = 0;
   for (let i = 0; i + 1 < weights.length; i++) all += Math.min(weights[i]!, weights[i + 1]!);
   if (all <= 0) return 0;
-  const found = new Set<number>();
-  const sorted = [...hits].sort((a, b) => a.pos - b.pos);
-  for (let i = 0; i + 1 < sorted.length; i++) {
-    const a = sorted[i]!;
-    for (let j = i + 1; j < sorted.length && sorted[j]!.pos - a.end <= gap; j++) {
-      if (sorted[j]!.term === a.term + 1) found.add(a.term);
+  const found = new Uint8Array(weights.length);
+  const { pos, end, term } = hits;
+  for (let i = 0; i + 1 < pos.length; i++) {
+    const a = term[i]!;
+    for (let j = i + 1; j < pos.length && pos[j]! - end[i]! <= gap; j++) {
+      if (term[j] === a + 1) found[a] = 1;
     }
   }
   let share = 0;
-  for (const i of found) share += Math.min(weights[i]!, weights[i + 1]!);
+  for (let i = 0; i + 1 < weights.length; i++) if (found[i]) share += Math.min(weights[i]!, weights[i + 1]!);
   return share / all;
 }
 
 /** The most weight of distinct terms inside any window of `span` positions, as a share of all. */
-function nearness(hits: { pos: number; term: number }[], weights: readonly number[], span: number): number {
+function nearness(hits: Hits, weights: readonly number[], span: number): number {
   const all = weights.reduce((s, w) => s + w, 0);
   if (hits.length === 0 || all <= 0) return 0;
-  hits.sort((a, b) => a.pos - b.pos);
-  const inWindow = new Map<number, number>();
+  const { pos, term } = hits;
+  let terms = weights.length;
+  for (const t of term) if (t >= terms) terms = t + 1;
+  const inWindow = new Int32Array(terms);
   let weight = 0;
   let best = 0;
-  for (let a = 0, b = 0; b < hits.length; b++) {
-    const t = hits[b]!.term;
-    const c = inWindow.get(t) ?? 0;
+  for (let a = 0, b = 0; b < pos.length; b++) {
+    const t = term[b]!;
+    const c = inWindow[t]!;
     if (c === 0) weight += weights[t] ?? 0;
-    inWindow.set(t, c + 1);
-    while (hits[b]!.pos - hits[a]!.pos >= span) {
-      const u = hits[a]!.term;
-      const left = inWindow.get(u)! - 1;
-      inWindow.set(u, left);
+    inWindow[t] = c + 1;
+    while (pos[b]! - pos[a]! >= span) {
+      const u = term[a]!;
+      const left = inWindow[u]! - 1;
+      inWindow[u] = left;
       if (left === 0) weight -= weights[u] ?? 0;
       a++;
     }
