@@ -20,6 +20,15 @@ export const NEIGHBOURS = 3;
 export const AFTER = 8;
 /** How much of its best neighbour's score a turn holding query words gains. */
 const CONTEXT_WEIGHT = 0.5;
+/**
+ * What a turn gains, as a share of the query's weight, for each share of it
+ * that its session's matching turns hold together (sessionShares): the
+ * answer lies in the conversation about the question's subject, while a turn
+ * that holds a few of its words by chance sits in one about something else.
+ * Measured on the real set's tune queries (docs/decisions/search.md,
+ * 2026-12-03).
+ */
+const SESSION_WEIGHT = 0.2;
 /** An answer's score, at least, as a share of the turn it answers: below that turn, above weaker matches. */
 const ANSWER_WEIGHT = 0.8;
 
@@ -33,6 +42,8 @@ export interface Scored {
   version?: Version;
   /** The tool calls a tool call makes or a tool result answers, by the ids its harness gave them (toolIdsOf). */
   toolIds?: readonly string[];
+  /** A turn's session. */
+  session?: string;
 }
 
 /** Which message a turn is a version of (its session and `meta.message_id`), and whether it holds that message whole as changed. */
@@ -110,6 +121,37 @@ function answersCall(call: readonly string[] | undefined, result: readonly strin
   return result.some((id) => call.includes(id));
 }
 
+/**
+ * Each session's share of the query's weight (its terms' `weights`) that the
+ * session's matching turns read (the pool, deeper windows, the best turns'
+ * neighbours) hold together. Notes and summaries stand alone: they do not
+ * count for their session, and their own share is what they gain from
+ * (readsConversation).
+ */
+function sessionShares(scored: ReadonlyMap<number, Scored>, weights: readonly number[]): Map<string, number> {
+  const held = new Map<string, boolean[]>();
+  for (const r of scored.values()) {
+    if (r.own <= 0 || r.session === undefined || !readsConversation(r.cls)) continue;
+    let h = held.get(r.session);
+    if (!h) held.set(r.session, (h = weights.map(() => false)));
+    for (let i = 0; i < h.length; i++) if (r.held[i]) h[i] = true;
+  }
+  const out = new Map<string, number>();
+  for (const [session, h] of held) out.set(session, heldShare(h, weights));
+  return out;
+}
+
+/** The share of the query's weight held. */
+function heldShare(held: readonly boolean[], weights: readonly number[]): number {
+  let all = 0;
+  let some = 0;
+  for (let i = 0; i < weights.length; i++) {
+    all += weights[i]!;
+    if (held[i]) some += weights[i]!;
+  }
+  return all > 0 ? some / all : 0;
+}
+
 /** A turn's neighbours in its session, nearest first on each side. */
 export interface Near {
   before: number[];
@@ -134,7 +176,7 @@ export interface Ranked<T extends Scored> {
 export function rankInContext<T extends Scored>(
   scored: Map<number, T>,
   near: Map<number, Near>,
-  opts: { top: T[]; limit: number; allWords: boolean; saidAfter?: boolean },
+  opts: { top: T[]; limit: number; allWords: boolean; saidAfter?: boolean; weights: readonly number[] },
 ): Ranked<T>[] {
   const context = new Map<number, number>();
   const lift = (lsn: number, by: number) => context.set(lsn, Math.max(context.get(lsn) ?? 0, by));
@@ -164,16 +206,21 @@ export function rankInContext<T extends Scored>(
   // A message changed in place is found once, as it now reads: an earlier version is no hit when a later whole one was read.
   const latest = new Map<string, number>();
   for (const r of scored.values()) if (r.version?.whole && r.lsn > (latest.get(r.version.key) ?? -1)) latest.set(r.version.key, r.lsn);
+  const sessions = sessionShares(scored, opts.weights);
+  const weight = opts.weights.reduce((s, w) => s + w, 0);
+  // A note or a summary stands alone: its own share is its session's.
+  const inSession = (r: T) =>
+    SESSION_WEIGHT * weight * (r.session !== undefined && readsConversation(r.cls) ? (sessions.get(r.session) ?? 0) : heldShare(r.held, opts.weights));
   const out: Ranked<T>[] = [];
   for (const r of scored.values()) {
     if (opts.allWords && !r.held.every(Boolean)) continue;
     if (r.version && (latest.get(r.version.key) ?? -1) > r.lsn) continue;
     if (r.own > 0) {
       const f = follows.get(r.lsn);
-      out.push({ r, s: Math.max(r.own + CONTEXT_WEIGHT * (context.get(r.lsn) ?? 0), f ? f.s : 0) });
+      out.push({ r, s: Math.max(r.own + CONTEXT_WEIGHT * (context.get(r.lsn) ?? 0), f ? f.s : 0) + inSession(r) });
     } else {
       const f = follows.get(r.lsn);
-      if (f) out.push({ r, s: f.s, follows: f.of });
+      if (f) out.push({ r, s: f.s + inSession(r), follows: f.of });
     }
   }
   return out.sort((a, b) => b.s - a.s || b.r.lsn - a.r.lsn).slice(0, opts.limit);

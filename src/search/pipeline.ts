@@ -136,9 +136,13 @@ export class Ranking {
   hits(): SearchHit[] {
     if (this.#top === undefined) this.top();
     const top = this.#top!;
-    return rankInContext(this.#scored, this.#near, { top, limit: this.opts.limit, allWords: this.opts.allWords, saidAfter: this.#saidAfter }).map(
-      ({ r, s, follows }) => toHit(r, { terms: this.terms, idfs: this.known.idfs, s, follows }),
-    );
+    return rankInContext(this.#scored, this.#near, {
+      top,
+      limit: this.opts.limit,
+      allWords: this.opts.allWords,
+      saidAfter: this.#saidAfter,
+      weights: this.known.idfs,
+    }).map(({ r, s, follows }) => toHit(r, { terms: this.terms, idfs: this.known.idfs, s, follows }));
   }
 
   #score(row: RowText): Scored {
@@ -168,7 +172,19 @@ export class Ranking {
         : 0;
     const version = row.kind === "turn" ? versionOf(row.subject, row.meta) : undefined;
     const toolIds = row.kind === "turn" ? toolIdsOf(row.meta) : undefined;
-    return { lsn: row.lsn, row, held, own, cls: row.sclass, more, winTf: c.tf, ...(version ? { version } : {}), ...(toolIds ? { toolIds } : {}) };
+    const session = row.kind === "turn" && row.subject !== null ? row.subject : undefined;
+    return {
+      lsn: row.lsn,
+      row,
+      held,
+      own,
+      cls: row.sclass,
+      more,
+      winTf: c.tf,
+      ...(version ? { version } : {}),
+      ...(toolIds ? { toolIds } : {}),
+      ...(session !== undefined ? { session } : {}),
+    };
   }
 }
 

@@ -69,6 +69,26 @@ export function searchRankingCases(factory: Factory): void {
       expect(plain[0]).toBe(failed!);
     });
 
+    contractTest(factory, "of two turns that match alike, the one whose conversation holds the rest of the query ranks first", async ({ a }) => {
+      // Farther from the question than its neighbours, after another prompt: no neighbour lifts it, no prompt's answer.
+      const lsns = await appendAll(a, "proj/walrus", [
+        { role: "user", content: "why does the walrus deploy to staging keep failing?", meta: { kind: "prompt" } },
+        ...["Looking at the logs.", "Reading the config.", "Checking the job.", "Comparing runs."].map((content) => ({
+          role: "assistant" as const,
+          content,
+          meta: { kind: "reply" },
+        })),
+        { role: "user", content: "ok, and then?", meta: { kind: "prompt" } },
+        { role: "assistant", content: "The timeout was raised to 30 s.", meta: { kind: "reply" } },
+      ]);
+      const inTopic = lsns.at(-1);
+      // The same words in another conversation, newer (which would win a tie).
+      const [elsewhere] = await appendAll(a, "proj/other", [{ role: "assistant", content: "The timeout was raised to 30 s.", meta: { kind: "reply" } }]);
+      const hits = (await a.search({ query: "walrus staging deploy timeout raised" })).hits.map((h) => h.lsn);
+      expect(hits.indexOf(inTopic!)).toBeGreaterThanOrEqual(0);
+      expect(hits.indexOf(inTopic!)).toBeLessThan(hits.indexOf(elsewhere!));
+    });
+
     contractTest(factory, "words of prose joined by a hyphen find a turn writing them apart, the compound itself first", async ({ a }) => {
       const [apart, common, exact] = await appendAll(a, "proj/s1", [
         { role: "assistant", content: "Added the DOM tests for the highlighter: 410 of them pass.", meta: { kind: "reply" } },
