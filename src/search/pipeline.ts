@@ -101,8 +101,9 @@ export class Ranking {
   }
 
   /**
-   * The long rows whose window misses a term the index says they hold, best
-   * first, at most DEEP_ROWS: their deeper windows are read (addDeep).
+   * The long rows read only in part, best first, at most DEEP_ROWS: their
+   * deeper windows are read (addDeep), whether or not a term is missing from
+   * the first, so a long turn's frequencies come from more of its text.
    */
   deep(): number[] {
     return [...this.#scored.values()]
