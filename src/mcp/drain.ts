@@ -1,7 +1,7 @@
 /**
  * A transport wrapper that knows which requests are still unanswered, so the
  * server can finish them before it closes: a client may write its requests
- * and close stdin at once, and the SDK aborts in-flight handlers on close.
+ * and close stdin at once, and the server sends no answer once it is closed.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";

@@ -7,11 +7,9 @@
  * the lines after it are served as usual.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { RpcCode, parseLine, serializeLine } from "./jsonrpc.ts";
 
-/** JSON-RPC 2.0's code for a message that is not a valid request. */
-const INVALID_REQUEST = -32600;
 /** How much of an over-long line's start and end is kept to find its id. */
 const EDGE_BYTES = 4096;
 
@@ -90,7 +88,7 @@ export class LineTransport implements Transport {
       void this.sendRaw({
         jsonrpc: "2.0",
         id,
-        error: { code: INVALID_REQUEST, message: `the message is over the limit of ${this.maxLineBytes} bytes per line; send less per call` },
+        error: { code: RpcCode.InvalidRequest, message: `the message is over the limit of ${this.maxLineBytes} bytes per line; send less per call` },
       });
       return;
     }
@@ -100,7 +98,7 @@ export class LineTransport implements Transport {
     if (line.trim() === "") return;
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line);
+      message = parseLine(line);
     } catch (err) {
       // As the SDK's transport does: a malformed line is reported, never answered on stdout.
       this.onerror?.(err instanceof Error ? err : new Error(String(err)));
@@ -130,7 +128,7 @@ export class LineTransport implements Transport {
   /** Writes one line; `id: null` errors are valid JSON-RPC but not in the SDK's message type. */
   private sendRaw(message: JSONRPCMessage | { jsonrpc: "2.0"; id: string | number | null; error: { code: number; message: string } }): Promise<void> {
     return new Promise((resolve) => {
-      if (this.output.write(serializeMessage(message as JSONRPCMessage))) resolve();
+      if (this.output.write(serializeLine(message))) resolve();
       else this.output.once("drain", resolve);
     });
   }

@@ -4,10 +4,10 @@
  * stderr. The server runs until stdin ends (after answering what it read),
  * stdout breaks, or a signal arrives.
  */
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CONTENT_MAX_BYTES } from "../limits.ts";
 import { draining } from "./drain.ts";
 import { LineTransport } from "./line-transport.ts";
+import type { McpServer } from "./server.ts";
 import { watchStart } from "./started.ts";
 
 /**
@@ -25,7 +25,7 @@ export interface StdioOptions {
 }
 
 /** Serves `server` over this process's stdin and stdout until the connection ends. */
-export async function serveStdio(server: Server, log: (line: string) => void, opts: StdioOptions = {}): Promise<void> {
+export async function serveStdio(server: McpServer, log: (line: string) => void, opts: StdioOptions = {}): Promise<void> {
   const line = new LineTransport(process.stdin, process.stdout, MAX_LINE_BYTES);
   const transport = draining(opts.onStarted ? watchStart(line, opts.onStarted) : line);
   const closed = new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 /**
  * The draining transport: `zerodb mcp` closes on stdin EOF only after every
- * request it read is answered (or cancelled), because the SDK aborts
+ * request it read is answered (or cancelled), because the server drops
  * in-flight handlers when it closes. Handlers are truly asynchronous in
  * remote mode (HTTP), so the wait matters there most.
  */

@@ -44,11 +44,11 @@ describe("lazy loading per command", () => {
     expect(version.filter((p) => HEAVY.includes(p) || p.startsWith("src/store/") || p.startsWith("src/mcp/"))).toEqual([]);
   });
 
-  test("`zerodb mcp` evaluates the MCP SDK but not the HTTP server", async () => {
+  test("`zerodb mcp` answers initialize without the MCP SDK (its schemas were half a cold start, issue 32) or the HTTP server", async () => {
     const init = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } })}\n`;
     const mcp = await loads(["mcp"], init);
-    expect(mcp).toContain("@modelcontextprotocol/sdk");
-    expect(mcp.filter((p) => p === "hono" || p.startsWith("src/http/"))).toEqual([]);
+    expect(mcp).toContain("src/mcp/server.ts");
+    expect(mcp.filter((p) => p === "hono" || p === "@modelcontextprotocol/sdk" || p.startsWith("src/http/"))).toEqual([]);
   });
 
   test("`zerodb mcp` answers initialize without the store, the tool table, the redaction rules or citty", async () => {
@@ -70,6 +70,8 @@ describe("lazy loading per command", () => {
     const mcp = await loads(["mcp"], lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
     expect(mcp).toContain("src/store/sqlite/store.ts");
     expect(mcp).toContain("src/mcp/tools.ts");
+    // The tools import the SDK's types only: serving a call evaluates none of it either.
+    expect(mcp).not.toContain("@modelcontextprotocol/sdk");
   });
 
   test("`zerodb hook claude-code` evaluates neither the MCP SDK nor the HTTP server", async () => {
