@@ -49,11 +49,25 @@ export type Classified =
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is RequestId => typeof v === "string" || Number.isSafeInteger(v);
+/** Where a request names the task it belongs to, in `_meta`. */
+const RELATED_TASK = "io.modelcontextprotocol/related-task";
+/** Whether params' or a result's `_meta` is absent or well formed: an object, a progress token an id, a related task named. */
+function metaOk(holder: Record<string, unknown>): boolean {
+  const meta = holder._meta;
+  if (meta === undefined) return true;
+  if (!isObject(meta)) return false;
+  if (meta.progressToken !== undefined && !isId(meta.progressToken)) return false;
+  const task = meta[RELATED_TASK];
+  return task === undefined || (isObject(task) && typeof task.taskId === "string");
+}
+/** Whether `value` has no key beyond `allowed` (the SDK's message schemas are strict). */
+const only = (value: Record<string, unknown>, allowed: readonly string[]) => Object.keys(value).every((k) => allowed.includes(k));
 
 /**
- * What `value` is as a JSON-RPC message, or an Error saying why it is none
- * (the same messages the SDK's schema accepts: `params` an object, an id a
- * string or an integer, a response with `result` or `error` but not both).
+ * What `value` is as a JSON-RPC message, or an Error saying why it is none.
+ * It accepts what the SDK's `JSONRPCMessageSchema` accepts (checked against
+ * it in test/mcp/protocol.test.ts): `params` an object, an id a string or an
+ * integer, a response with `result` or `error`, no other member.
  */
 export function classify(value: unknown): Classified | Error {
   if (!isObject(value)) return new Error("invalid JSON-RPC message: not an object");
@@ -61,20 +75,27 @@ export function classify(value: unknown): Classified | Error {
   if ("method" in value) {
     if (typeof value.method !== "string") return new Error("invalid JSON-RPC message: method must be a string");
     if (value.params !== undefined && !isObject(value.params)) return new Error("invalid JSON-RPC message: params must be an object");
+    if (value.params !== undefined && !metaOk(value.params)) return new Error("invalid JSON-RPC message: params._meta is malformed");
+    if (!only(value, ["jsonrpc", "id", "method", "params"])) return new Error("invalid JSON-RPC message: a member JSON-RPC does not have");
     if (!("id" in value)) return { kind: "notification", message: value as unknown as RpcNotification };
     if (!isId(value.id)) return new Error("invalid JSON-RPC message: id must be a string or an integer");
     return { kind: "request", message: value as unknown as RpcRequest };
   }
-  const isResult = "result" in value;
-  const isError = "error" in value;
-  if (isResult === isError) return new Error("invalid JSON-RPC message: neither a request, a notification nor a response");
-  if (isResult && (!isId(value.id) || !isObject(value.result))) return new Error("invalid JSON-RPC message: a result needs an id and an object");
-  if (isError) {
-    const e = value.error;
-    if (!isObject(e) || !Number.isSafeInteger(e.code) || typeof e.message !== "string") return new Error("invalid JSON-RPC message: malformed error");
-    if (value.id !== undefined && value.id !== null && !isId(value.id)) return new Error("invalid JSON-RPC message: id must be a string or an integer");
+  if ("result" in value) {
+    if (!only(value, ["jsonrpc", "id", "result"]) || !isId(value.id) || !isObject(value.result) || !metaOk(value.result)) {
+      return new Error("invalid JSON-RPC message: a result needs an id and an object, and nothing else");
+    }
+    return { kind: "response", message: value as unknown as JSONRPCMessage };
   }
-  return { kind: "response", message: value as unknown as JSONRPCMessage };
+  if ("error" in value) {
+    const e = value.error;
+    const wellFormed = isObject(e) && Number.isSafeInteger(e.code) && typeof e.message === "string";
+    if (!wellFormed || !only(value, ["jsonrpc", "id", "error"]) || (value.id !== undefined && !isId(value.id))) {
+      return new Error("invalid JSON-RPC message: an error needs a code and a message, and nothing else");
+    }
+    return { kind: "response", message: value as unknown as JSONRPCMessage };
+  }
+  return new Error("invalid JSON-RPC message: neither a request, a notification nor a response");
 }
 
 /** One line of the stdio transport as a message; throws the parser's or classify's error. */

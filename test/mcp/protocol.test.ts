@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { classify, parseLine } from "../../src/mcp/jsonrpc.ts";
 import { PROTOCOL_VERSIONS, createMcpServer } from "../../src/mcp/server.ts";
@@ -167,5 +167,43 @@ describe("jsonrpc lines", () => {
     expect(classify({ jsonrpc: "2.0", id: 3, error: { code: -1, message: "x" } })).toMatchObject({ kind: "response" });
     expect(classify({ jsonrpc: "2.0", error: { code: -1, message: "x" } })).toMatchObject({ kind: "response" });
     expect(classify({ jsonrpc: "2.0", id: 3, error: { code: "x", message: "x" } })).toBeInstanceOf(Error);
+  });
+
+  test("classify accepts exactly what the SDK's JSONRPCMessageSchema accepts", () => {
+    const bases: Record<string, unknown>[] = [
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", arguments: {}, _meta: { progressToken: 3 } } },
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } },
+      { jsonrpc: "2.0", id: "a", result: { tools: [], _meta: {} } },
+      { jsonrpc: "2.0", id: 2, error: { code: -32601, message: "m", data: { x: 1 } } },
+      { jsonrpc: "2.0", id: 3, method: "ping", params: { _meta: { "io.modelcontextprotocol/related-task": { taskId: "t" } } } },
+    ];
+    const values: unknown[] = [undefined, null, 0, 7, -1, 1.5, 2 ** 60, "", "s", "2.0", true, [], [1], {}, { a: 1 }];
+    /** Every message one change away from a base: a member replaced, removed or added, one level down too. */
+    const variants: unknown[] = [];
+    const vary = (obj: Record<string, unknown>, set: (o: Record<string, unknown>) => void) => {
+      for (const key of [...Object.keys(obj), "extra"]) {
+        for (const v of values) {
+          const copy = structuredClone(obj);
+          if (v === undefined) delete copy[key];
+          else copy[key] = v;
+          set(copy);
+        }
+      }
+    };
+    for (const base of bases) {
+      variants.push(base);
+      vary(base, (m) => variants.push(m));
+      for (const inner of ["params", "result", "error"] as const) {
+        const o = base[inner] as Record<string, unknown> | undefined;
+        if (!o) continue;
+        vary(o, (v) => variants.push({ ...base, [inner]: v }));
+        const meta = o._meta as Record<string, unknown> | undefined;
+        if (meta) vary(meta, (v) => variants.push({ ...base, [inner]: { ...o, _meta: v } }));
+      }
+    }
+    variants.push(...values);
+    const disagree = variants.filter((m) => !(classify(m) instanceof Error) !== JSONRPCMessageSchema.safeParse(m).success).map((m) => JSON.stringify(m));
+    expect(variants.length).toBeGreaterThan(500);
+    expect(disagree).toEqual([]);
   });
 });
