@@ -5,7 +5,7 @@
  * validated by zerodb's own parseInput, whose errors name the field.
  *
  * The protocol is served here, not by the SDK's Server: that one loads the
- * SDK's zod schemas of every MCP message, a third of a cold start before
+ * SDK's zod schemas of every MCP message, half of a cold start before
  * `initialize` could be answered (issue 32). What it did for zerodb is
  * kept: version negotiation, ping, method-not-found, invalid params, and a
  * cancelled request left unanswered (MCP 2025-11-25, basic and lifecycle).
@@ -161,8 +161,8 @@ export class McpServer {
 
   private transport: Transport | undefined;
   private client: Implementation | undefined;
-  /** Requests being served; a cancelled one is taken out and its answer dropped. */
-  private readonly inFlight = new Set<RequestId>();
+  /** Requests being served, by id; a cancelled one's answer is dropped (the newest of a reused id is the one cancelled). */
+  private readonly inFlight = new Map<RequestId, { cancelled: boolean }>();
 
   constructor(private readonly handlers: Handlers) {}
 
@@ -195,7 +195,10 @@ export class McpServer {
     if (c instanceof Error) return void this.onerror?.(c);
     if (c.kind === "notification") {
       // A cancelled request gets no answer (MCP: cancellation); other notifications need nothing from zerodb.
-      if (c.message.method === "notifications/cancelled") this.inFlight.delete(c.message.params?.requestId as RequestId);
+      if (c.message.method === "notifications/cancelled") {
+        const served = this.inFlight.get(c.message.params?.requestId as RequestId);
+        if (served) served.cancelled = true;
+      }
       return;
     }
     // zerodb sends no requests, so a response answers nothing here.
@@ -206,7 +209,8 @@ export class McpServer {
   private async serve(request: RpcRequest): Promise<void> {
     const { id } = request;
     const transport = this.transport;
-    this.inFlight.add(id);
+    const served = { cancelled: false };
+    this.inFlight.set(id, served);
     let answer: JSONRPCMessage;
     try {
       answer = { jsonrpc: "2.0", id, result: (await this.handle(request)) as Record<string, unknown> } as JSONRPCMessage;
@@ -216,7 +220,8 @@ export class McpServer {
       if (!(err instanceof RpcError)) this.onerror?.(new Error(`${request.method} failed: ${(err as Error)?.message ?? err}`));
       answer = { jsonrpc: "2.0", id, error: { code, message } };
     }
-    if (!this.inFlight.delete(id) || transport === undefined || transport !== this.transport) return;
+    if (this.inFlight.get(id) === served) this.inFlight.delete(id);
+    if (served.cancelled || transport === undefined || transport !== this.transport) return;
     await transport
       .send(answer)
       .catch((err: unknown) => this.onerror?.(new Error(`cannot send the answer to ${request.method}: ${(err as Error)?.message ?? err}`)));

@@ -14,10 +14,11 @@ import { defineTool } from "../../src/mcp/tool.ts";
 import type { Memory } from "../../src/store/types.ts";
 import { tempDir } from "../helpers.ts";
 
-/** A tool that answers once `release` is called. */
+/** A tool that answers once `release` is called, counting the runs that finished. */
 function gatedTool() {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
+  const runs = { finished: 0 };
   const tool = defineTool({
     name: "wait",
     title: "Wait",
@@ -25,15 +26,16 @@ function gatedTool() {
     input: z.object({}).strict(),
     run: async () => {
       await gate;
+      runs.finished++;
       return { text: "done", structured: { done: true } };
     },
   });
-  return { tool, release };
+  return { tool, release, runs };
 }
 
 /** A server over a transport that records what it sends and the errors it reports. */
 async function raw(dir: string) {
-  const { tool, release } = gatedTool();
+  const { tool, release, runs } = gatedTool();
   const memory = { tenant: "local" } as Memory;
   const server = createMcpServer({ memory, cwd: dir, spill: { root: join(dir, "spill"), maxInlineBytes: 65536 }, tools: [tool], log: () => {} });
   const sent: JSONRPCMessage[] = [];
@@ -43,7 +45,11 @@ async function raw(dir: string) {
   server.onerror = (e) => errors.push(e.message);
   server.onclose = () => closed++;
   await server.connect(transport);
-  const settle = () => new Promise((r) => setTimeout(r, 20));
+  /** Waits for `answers` messages sent and `finished` tool runs done (no timing: as long as it takes), then one more turn. */
+  const settle = async (answers = 0, finished = 0) => {
+    while (sent.length < answers || runs.finished < finished) await Bun.sleep(2);
+    await Bun.sleep(0);
+  };
   return {
     server,
     sent,
@@ -69,7 +75,7 @@ describe("MCP lifecycle", () => {
     const s = await raw(tmp.path);
     s.deliver(init(1, "2025-06-18"));
     s.deliver(init(2, "1999-01-01"));
-    await s.settle();
+    await s.settle(2);
     expect(s.answer(1)?.result).toMatchObject({ protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "zerodb" } });
     expect(s.answer(1)?.result.instructions).toContain("durable memory");
     expect(s.answer(2)?.result.protocolVersion).toBe(PROTOCOL_VERSIONS[0]);
@@ -81,7 +87,7 @@ describe("MCP lifecycle", () => {
     const s = await raw(tmp.path);
     s.deliver(init(1, 20250618));
     s.deliver({ jsonrpc: "2.0", id: 2, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {} } });
-    await s.settle();
+    await s.settle(2);
     expect(s.answer(1)?.error).toEqual({ code: -32602, message: expect.stringContaining("protocolVersion") });
     expect(s.answer(2)?.error).toEqual({ code: -32602, message: expect.stringContaining("clientInfo") });
     expect(s.server.getClientVersion()).toBeUndefined();
@@ -92,7 +98,7 @@ describe("MCP lifecycle", () => {
     const s = await raw(tmp.path);
     s.deliver({ jsonrpc: "2.0", id: "p", method: "ping" });
     s.deliver({ jsonrpc: "2.0", id: 2, method: "resources/list" });
-    await s.settle();
+    await s.settle(2);
     expect(s.sent).toContainEqual({ jsonrpc: "2.0", id: "p", result: {} });
     expect(s.answer(2)?.error.code).toBe(-32601);
   });
@@ -103,7 +109,7 @@ describe("MCP lifecycle", () => {
     s.deliver({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { arguments: {} } });
     s.deliver({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "wait", arguments: [1] } });
     s.deliver({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "teleport" } });
-    await s.settle();
+    await s.settle(3);
     expect(s.answer(1)?.error).toEqual({ code: -32602, message: expect.stringContaining("name") });
     expect(s.answer(2)?.error).toEqual({ code: -32602, message: expect.stringContaining("arguments") });
     expect(s.answer(3)?.error).toEqual({ code: -32602, message: "unknown tool: teleport" });
@@ -116,9 +122,20 @@ describe("MCP lifecycle", () => {
     s.deliver({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "wait", arguments: {} } });
     s.deliver({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "user" } });
     s.release();
-    await s.settle();
+    await s.settle(1, 2);
     expect(s.answer(1)).toBeUndefined();
     expect(s.answer(2)?.result.structuredContent).toEqual({ done: true });
+  });
+
+  test("two requests under one id are both answered; cancelling that id drops the newest only", async () => {
+    using tmp = tempDir();
+    const s = await raw(tmp.path);
+    const wait = { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "wait", arguments: {} } };
+    s.deliver(wait);
+    s.deliver(wait);
+    s.release();
+    await s.settle(2);
+    expect(s.sent.filter((m) => "id" in m && m.id === 5)).toHaveLength(2);
   });
 
   test("what is not a message is reported and never answered; a client's response is ignored", async () => {
@@ -148,7 +165,7 @@ describe("MCP lifecycle", () => {
     s.deliver({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "wait", arguments: {} } });
     await s.server.close();
     s.release();
-    await s.settle();
+    await s.settle(0, 1);
     expect(s.sent).toEqual([]);
     expect(s.closed()).toBe(1);
   });
