@@ -6,48 +6,84 @@ import { once } from "./util/once.ts";
 import { chmodSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
 import { ZeroDbError } from "./errors.ts";
 import { MAX_INLINE_BYTES_DEFAULT, OBJECT_MAX_BYTES_DEFAULT } from "./limits.ts";
-import { tenantSchema } from "./schema/tenant.ts";
+import { TENANT_RE, tenantSchema } from "./schema/tenant.ts";
+import { zod } from "./schema/zod.ts";
 import { parseInput } from "./schema/parse.ts";
 import { type PrivatePath, guardPrivatePaths } from "./util/private-path.ts";
 
 /** The config file's schema: every key named, unknown keys refused. */
 function buildConfigFileSchema() {
-  return z.strictObject({
-    data_dir: z.string().min(1).optional(),
-    url: z.url({ protocol: /^https?$/ }).optional(),
+  const s = zod();
+  return s.strictObject({
+    data_dir: s.string().min(1).optional(),
+    url: s.url({ protocol: /^https?$/ }).optional(),
     // A team server's store in PostgreSQL (DESIGN.md 12); the data dir then keeps only object bytes.
-    database: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    database: s.url({ protocol: /^postgres(ql)?$/ }).optional(),
     // The one tenant rule (issue 15): the looser min(1).max(64) let a name through that no store accepts.
     tenant: tenantSchema().optional(),
-    token_file: z.string().min(1).optional(),
-    object_roots: z.array(z.string().min(1)).optional(),
-    max_inline_bytes: z
+    token_file: s.string().min(1).optional(),
+    object_roots: s.array(s.string().min(1)).optional(),
+    max_inline_bytes: s
       .number()
       .int()
       .min(1024)
       .max(64 * 1024 * 1024)
       .optional(),
-    max_object_bytes: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
-    spill_root: z.string().min(1).optional(),
-    redact: z.boolean().optional(),
-    capture: z
+    max_object_bytes: s.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+    spill_root: s.string().min(1).optional(),
+    redact: s.boolean().optional(),
+    capture: s
       .strictObject({
-        enabled: z.boolean().optional(),
-        redact: z.boolean().optional(),
-        max_entries_per_run: z.number().int().min(1).max(64).optional(),
+        enabled: s.boolean().optional(),
+        redact: s.boolean().optional(),
+        max_entries_per_run: s.number().int().min(1).max(64).optional(),
       })
       .optional(),
     // The team server `zerodb sync` shares this store through (DESIGN.md 16); the store itself stays local.
-    sync: z.strictObject({ url: z.url({ protocol: /^https?$/ }), token_file: z.string().min(1) }).optional(),
+    sync: s.strictObject({ url: s.url({ protocol: /^https?$/ }), token_file: s.string().min(1) }).optional(),
   });
 }
 export type ConfigFile = z.infer<ReturnType<typeof buildConfigFileSchema>>;
 
 /** The config file's schema, built on first use: most runs have no config file, and building it costs every start. */
 export const configFileSchema = once(buildConfigFileSchema);
+
+/** The keys plainlyGoodConfig judges, each with the schema's rule for it. */
+const PLAIN_KEYS: Record<string, (v: unknown) => boolean> = {
+  data_dir: (v) => typeof v === "string" && v.length >= 1,
+  token_file: (v) => typeof v === "string" && v.length >= 1,
+  spill_root: (v) => typeof v === "string" && v.length >= 1,
+  tenant: (v) => typeof v === "string" && TENANT_RE.test(v),
+  object_roots: (v) => Array.isArray(v) && v.every((r) => typeof r === "string" && r.length >= 1),
+  max_inline_bytes: (v) => Number.isSafeInteger(v) && (v as number) >= 1024 && (v as number) <= 64 * 1024 * 1024,
+  max_object_bytes: (v) => Number.isSafeInteger(v) && (v as number) >= 1,
+  redact: (v) => typeof v === "boolean",
+  capture: (v) => plainObject(v) && Object.entries(v).every(([k, x]) => Object.hasOwn(PLAIN_CAPTURE, k) && PLAIN_CAPTURE[k]!(x)),
+};
+const PLAIN_CAPTURE: Record<string, (v: unknown) => boolean> = {
+  enabled: (v) => typeof v === "boolean",
+  redact: (v) => typeof v === "boolean",
+  max_entries_per_run: (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 64,
+};
+
+function plainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+}
+
+/**
+ * True only when the schema accepts `v` unchanged: every key one a local
+ * store's config uses, each of its type and in its range (checked against the
+ * schema in test/schema/config-plain.test.ts). Such a file is taken as is, so a hook
+ * with capture configured evaluates no zod (issue 32); anything else (url,
+ * database, sync, or any doubt) goes to the schema, which accepts it or names
+ * the key.
+ */
+export function plainlyGoodConfig(v: unknown): v is ConfigFile {
+  return plainObject(v) && Object.entries(v).every(([k, x]) => Object.hasOwn(PLAIN_KEYS, k) && PLAIN_KEYS[k]!(x));
+}
 
 /** What the flags of DESIGN.md 6.3 may set. */
 export interface ConfigFlags {
@@ -142,7 +178,7 @@ export function readConfigFile(path: string): ConfigFile {
   }
   try {
     // The prefix makes every message name the key as written: "config.max_inline_bytes: ...".
-    return parseInput(configFileSchema(), raw, "config");
+    return plainlyGoodConfig(raw) ? raw : parseInput(configFileSchema(), raw, "config");
   } catch (err) {
     const e = err as ZeroDbError;
     throw new ZeroDbError("invalid_input", `${e.message} (in ${path})`, { field: e.field ?? "config" });

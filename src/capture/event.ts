@@ -4,21 +4,23 @@
  * version adds some; only what capture relies on is required.
  */
 import { once } from "../util/once.ts";
-import { z } from "zod";
+import type { z } from "zod";
 import { invalid } from "../errors.ts";
 import { parseInput } from "../schema/parse.ts";
+import { zod } from "../schema/zod.ts";
 
 /** One hook invocation's input: unknown fields pass through. */
 function build() {
-  return z.looseObject({
-    session_id: z.string().min(1).max(1024),
-    transcript_path: z.string().min(1).max(4096),
-    cwd: z.string().min(1).max(4096),
-    hook_event_name: z.string().min(1).max(64),
-    source: z.string().optional(),
-    reason: z.string().optional(),
-    agent_id: z.string().optional(),
-    agent_transcript_path: z.string().optional(),
+  const s = zod();
+  return s.looseObject({
+    session_id: s.string().min(1).max(1024),
+    transcript_path: s.string().min(1).max(4096),
+    cwd: s.string().min(1).max(4096),
+    hook_event_name: s.string().min(1).max(64),
+    source: s.string().optional(),
+    reason: s.string().optional(),
+    agent_id: s.string().optional(),
+    agent_transcript_path: s.string().optional(),
   });
 }
 /** One hook invocation's input, as the schema gives it. */

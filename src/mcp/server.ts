@@ -24,7 +24,6 @@ import type { Memory } from "../store/types.ts";
 import { VERSION } from "../version.ts";
 import { toolFailure, toolSuccess } from "./result.ts";
 import { type RpcRequest, RpcCode, RpcError, classify } from "./jsonrpc.ts";
-import { inputJsonSchema } from "./schema.ts";
 import type { ToolContext, ToolDef } from "./tool.ts";
 
 /** How a server is set up. */
@@ -108,7 +107,7 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
   const listTools = async (): Promise<{ tools: Tool[] }> => {
     // Built on first use: converting schemas costs start-up time a client that never lists should not pay.
     // No outputSchema: a spilled result carries no structuredContent, which a declared schema would forbid.
-    const { list } = await toolTable();
+    const [{ list }, { inputJsonSchema }] = await Promise.all([toolTable(), import("./schema.ts")]);
     listed ??= list.map((t) => ({
       name: t.name,
       title: t.title,

@@ -5,7 +5,8 @@
  * against these before it writes anything of it.
  */
 import { once } from "../util/once.ts";
-import { z } from "zod";
+import type { z } from "zod";
+import { zod } from "./zod.ts";
 import { tokenSchemas } from "./tokens.ts";
 
 /**
@@ -14,23 +15,24 @@ import { tokenSchemas } from "./tokens.ts";
  * for building them otherwise.
  */
 function build() {
+  const s = zod();
   // Required on first use, not imported: common.ts builds its schemas as it loads (issue 32).
   const { AfterLsn, Name, Tenant } = require("./common.ts") as typeof import("./common.ts");
   const { TokenId } = tokenSchemas();
-  const Millis = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-  const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+  const Millis = s.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+  const Count = s.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
   /** A store id: 16 random bytes as hex (src/store/sqlite/identity.ts). */
-  const StoreId = z.string().regex(/^[0-9a-f]{32}$/);
+  const StoreId = s.string().regex(/^[0-9a-f]{32}$/);
 
   /**
    * Which copy of a store wrote which LSNs: `[copy id, first LSN it wrote]`,
    * in order. A store begins with one entry; each restore adds one.
    */
-  const Lineage = z.array(z.tuple([z.string().regex(/^[0-9a-f]{32}$/), AfterLsn.min(1)])).min(1);
+  const Lineage = s.array(s.tuple([s.string().regex(/^[0-9a-f]{32}$/), AfterLsn.min(1)])).min(1);
 
   /** The header of a backup file (format 2; format 1 lacks `after` and `lineage`). */
-  const BackupHeader = z.object({
+  const BackupHeader = s.object({
     store_id: StoreId,
     tenant: Tenant.nullable(),
     /** 0 for a full backup; an increment holds the records after this LSN. */
@@ -38,12 +40,12 @@ function build() {
     /** The store's last LSN at the snapshot (format 1 tenant backups: the tenant's). */
     last_lsn: AfterLsn,
     lineage: Lineage.optional(),
-    created: z.string(),
+    created: s.string(),
   });
 
   /** An HTTP token as a backup keeps it: its SHA-256 digest (hex), never the secret. */
-  const TokenRecord = z.strictObject({
-    digest: z.string().regex(/^[0-9a-f]{64}$/),
+  const TokenRecord = s.strictObject({
+    digest: s.string().regex(/^[0-9a-f]{64}$/),
     id: TokenId,
     tenant: Tenant,
     created: Millis,
@@ -51,11 +53,11 @@ function build() {
   });
 
   /** A capture cursor as a backup keeps it (DESIGN.md 7.2). */
-  const CursorRecord = z.strictObject({
+  const CursorRecord = s.strictObject({
     tenant: Tenant,
-    source: z.string().min(1).max(4096),
+    source: s.string().min(1).max(4096),
     session: Name,
-    path: z.string().max(4096),
+    path: s.string().max(4096),
     offset: Count,
     position: Count,
     chunk: Count,
@@ -63,12 +65,12 @@ function build() {
   });
 
   /** The trailer (format 1 has no `tokens` and `cursors`). */
-  const BackupTrailer = z.object({
+  const BackupTrailer = s.object({
     records: Count,
     tokens: Count.default(0),
     cursors: Count.default(0),
     objects: Count,
-    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    sha256: s.string().regex(/^[0-9a-f]{64}$/),
   });
   return { Lineage, BackupHeader, TokenRecord, CursorRecord, BackupTrailer };
 }

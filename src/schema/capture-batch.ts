@@ -4,10 +4,11 @@
  * and writes nothing (I6), whichever engine keeps the cursors.
  */
 import { once } from "../util/once.ts";
-import { z } from "zod";
+import type { z } from "zod";
 import { CONTENT_MAX_BYTES, IDEM_KEY_MAX_BYTES, JSON_MAX_DEPTH, META_MAX_BYTES } from "../limits.ts";
 import { ROLES, nameProblem, utf8Bytes } from "./names.ts";
 import { parseInput } from "./parse.ts";
+import { zod } from "./zod.ts";
 
 /**
  * The schema of a batch of one source's entries, each with the cursor before
@@ -16,24 +17,25 @@ import { parseInput } from "./parse.ts";
  * captures would otherwise build it at start.
  */
 export const captureBatchSchema = once((): z.ZodType => {
+  const s = zod();
   // Required here, not imported: common.ts and entry.ts build their schemas as they load, which a hook whose
   // batches are plainly good never needs (issue 32: a tenth of a 64-entry run's own work).
   const { IdemKey, Name, refuseNul } = require("./common.ts") as typeof import("./common.ts");
   const { Entry } = require("./entry.ts") as typeof import("./entry.ts");
   /** A place in a transcript: byte offset and index of the next line, and its next chunk. */
-  const Cursor = z.strictObject({
-    offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-    position: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-    chunk: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  const Cursor = s.strictObject({
+    offset: s.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    position: s.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    chunk: s.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   });
-  return z.object({
-    source: z.string().min(1).max(4096).superRefine(refuseNul),
+  return s.object({
+    source: s.string().min(1).max(4096).superRefine(refuseNul),
     session: Name,
-    path: z.string().max(4096).superRefine(refuseNul),
+    path: s.string().max(4096).superRefine(refuseNul),
     start: Cursor,
     end: Cursor,
     // No upper bound here: a batch is bounded by the capture run (DESIGN.md 7.2), each entry by the turn limits.
-    entries: z.array(z.strictObject({ entry: Entry.extend({ idem_key: IdemKey }), before: Cursor })),
+    entries: s.array(s.strictObject({ entry: Entry.extend({ idem_key: IdemKey }), before: Cursor })),
   });
 });
 

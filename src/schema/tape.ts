@@ -1,6 +1,7 @@
 /** Tape records as exported and imported (JSONL, one record a line). */
 import { once } from "../util/once.ts";
-import { z } from "zod";
+import type { z } from "zod";
+import { zod } from "./zod.ts";
 
 /**
  * Builds the schemas, once, on first use: only export and import read tapes,
@@ -8,15 +9,16 @@ import { z } from "zod";
  * building them when the store loads.
  */
 function build() {
+  const s = zod();
   // Required on first use, not imported: common.ts builds its schemas as it loads (issue 32).
   const { Lsn, Role } = require("./common.ts") as typeof import("./common.ts");
-  const Hex256 = z.string().regex(/^[0-9a-f]{64}$/);
+  const Hex256 = s.string().regex(/^[0-9a-f]{64}$/);
 
   const Base = {
     lsn: Lsn,
-    tenant: z.string().min(1).max(64),
-    ts: z.string(),
-    idem_key: z.string().optional(),
+    tenant: s.string().min(1).max(64),
+    ts: s.string(),
+    idem_key: s.string().optional(),
     /** Hex digest of the operation, kept so idempotency survives an export (I3). */
     op_hash: Hex256.optional(),
   };
@@ -27,9 +29,9 @@ function build() {
    * of earlier releases carry the key and its op_hash instead; import turns
    * them into the digest and drops the hash (issue 14 item 4).
    */
-  const Forgotten = z.strictObject({
+  const Forgotten = s.strictObject({
     ...Base,
-    kind: z.enum(["turn", "fact", "link", "object"]),
+    kind: s.enum(["turn", "fact", "link", "object"]),
     forgotten_by: Lsn,
     /**
      * SHA-256, hex, of "zerodb forgotten idem_key", NUL, the tenant, NUL, the
@@ -39,16 +41,16 @@ function build() {
     idem_digest: Hex256.optional(),
   });
 
-  const TurnRecord = z.strictObject({
+  const TurnRecord = s.strictObject({
     ...Base,
-    kind: z.literal("turn"),
-    session: z.string(),
+    kind: s.literal("turn"),
+    session: s.string(),
     role: Role,
-    content: z.string(),
-    meta: z.record(z.string(), z.unknown()),
+    content: s.string(),
+    meta: s.record(s.string(), s.unknown()),
   });
 
-  const FactRecord = z.strictObject({ ...Base, kind: z.literal("fact"), key: z.string(), value: z.unknown() });
+  const FactRecord = s.strictObject({ ...Base, kind: s.literal("fact"), key: s.string(), value: s.unknown() });
 
   /**
    * A forget: how many records it hid and their LSNs as inclusive ranges, what
@@ -56,35 +58,35 @@ function build() {
    * releases carry the selector instead (a session name, a fact key); import
    * takes the LSNs from the forgotten records and drops the selector.
    */
-  const ForgetRecord = z
+  const ForgetRecord = s
     .strictObject({
       ...Base,
-      kind: z.literal("forget"),
-      hidden: z.number().int().min(0),
-      lsns: z.array(z.tuple([Lsn, Lsn])).optional(),
-      selector: z.record(z.string(), z.unknown()).optional(),
+      kind: s.literal("forget"),
+      hidden: s.number().int().min(0),
+      lsns: s.array(s.tuple([Lsn, Lsn])).optional(),
+      selector: s.record(s.string(), s.unknown()).optional(),
     })
     .refine((r) => (r.lsns === undefined) !== (r.selector === undefined), { message: "needs exactly one of lsns and selector", path: ["lsns"] });
 
-  const LinkRecord = z.strictObject({
+  const LinkRecord = s.strictObject({
     ...Base,
-    kind: z.literal("link"),
-    url: z.string(),
-    title: z.string().nullable(),
-    note: z.string().nullable(),
+    kind: s.literal("link"),
+    url: s.string(),
+    title: s.string().nullable(),
+    note: s.string().nullable(),
   });
 
-  const ObjectRecord = z.strictObject({
+  const ObjectRecord = s.strictObject({
     ...Base,
-    kind: z.literal("object"),
-    object: z.string(),
-    size: z.number().int().min(0),
-    type: z.string(),
-    name: z.string().nullable(),
+    kind: s.literal("object"),
+    object: s.string(),
+    size: s.number().int().min(0),
+    type: s.string(),
+    name: s.string().nullable(),
   });
 
   /** One exported tape record. */
-  const TapeRecord = z.union([Forgotten, TurnRecord, FactRecord, ForgetRecord, LinkRecord, ObjectRecord]);
+  const TapeRecord = s.union([Forgotten, TurnRecord, FactRecord, ForgetRecord, LinkRecord, ObjectRecord]);
   const BY_KIND = { turn: TurnRecord, fact: FactRecord, forget: ForgetRecord, link: LinkRecord, object: ObjectRecord } as const;
   return { TapeRecord, Forgotten, BY_KIND };
 }

@@ -6,15 +6,15 @@
  * no schema of common.ts; its own schema is built on first use, so a
  * capture hook, which checks tenants by hand, builds none (issue 32).
  */
-import { z } from "zod";
+import { zod } from "./zod.ts";
 import { invalid } from "../errors.ts";
 import { once } from "../util/once.ts";
 
-const TENANT_RE = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
+export const TENANT_RE = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
 const TENANT_RULE = "must be 1–64 characters of a-z, 0-9, '_', '.', '-', starting with a letter or digit";
 
 /** The schema of a tenant name: 1–64 characters of a-z, 0-9, '_', '.', '-', starting with a letter or digit. */
-export const tenantSchema = once(() => z.string().regex(TENANT_RE, TENANT_RULE));
+export const tenantSchema = once(() => zod().string().regex(TENANT_RE, TENANT_RULE));
 
 /** Checks a tenant name without zod's parse, throwing invalid_input naming `field`. */
 export function checkTenant(tenant: string, field = "tenant"): string {

@@ -44,11 +44,11 @@ describe("lazy loading per command", () => {
     expect(version.filter((p) => HEAVY.includes(p) || p.startsWith("src/store/") || p.startsWith("src/mcp/"))).toEqual([]);
   });
 
-  test("`zerodb mcp` answers initialize without the MCP SDK (its schemas were half a cold start, issue 32) or the HTTP server", async () => {
+  test("`zerodb mcp` answers initialize without the MCP SDK (its schemas were half a cold start, issue 32), zod or the HTTP server", async () => {
     const init = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } })}\n`;
     const mcp = await loads(["mcp"], init);
     expect(mcp).toContain("src/mcp/server.ts");
-    expect(mcp.filter((p) => p === "hono" || p === "@modelcontextprotocol/sdk" || p.startsWith("src/http/"))).toEqual([]);
+    expect(mcp.filter((p) => p === "hono" || p === "@modelcontextprotocol/sdk" || p === "zod" || p.startsWith("src/http/"))).toEqual([]);
   });
 
   test("`zerodb mcp` answers initialize without the store, the tool table, the redaction rules or citty", async () => {
@@ -102,6 +102,42 @@ describe("lazy loading per command", () => {
     expect(hook).toContain("src/capture/read-batch.ts");
     expect(hook).toContain("src/schema/capture-batch.ts");
     expect(hook.filter((p) => ["src/schema/common.ts", "src/schema/entry.ts", "src/schema/as-of.ts", "src/schema/ops.ts"].includes(p))).toEqual([]);
+  });
+
+  test("a hook run with capture configured evaluates no zod (issue 32: about 3 ms of every hook's start)", async () => {
+    using own = tempDir();
+    const zhome = join(own.path, "zerodb");
+    mkdirSync(zhome, { recursive: true, mode: 0o700 });
+    // What `zerodb connect` leaves, plus the other keys a local store's config uses.
+    writeFileSync(join(zhome, "config.json"), JSON.stringify({ capture: { enabled: true, max_entries_per_run: 64 }, redact: true, tenant: "local" }), {
+      mode: 0o600,
+    });
+    const transcript = join(own.path, "s4.jsonl");
+    const line = {
+      type: "user",
+      uuid: "u1",
+      sessionId: "s4",
+      cwd: own.path,
+      timestamp: "2026-12-03T08:00:00.000Z",
+      message: { role: "user", content: "hello" },
+    };
+    writeFileSync(transcript, `${JSON.stringify(line)}\n`);
+    const event = JSON.stringify({ session_id: "s4", transcript_path: transcript, cwd: own.path, hook_event_name: "Stop" });
+    const run = (args: string[], stdin?: string) => loadedModules(bundle, args, { home: own.path, stdin }).then(packagesOf);
+    await run(["hook", "claude-code"], event);
+    appendFileSync(transcript, `${JSON.stringify({ ...line, uuid: "u2" })}\n`);
+    const claude = await run(["hook", "claude-code"], event);
+    expect(claude).toContain("src/capture/read-batch.ts");
+    expect(claude).toContain("src/config.ts");
+    expect(claude).not.toContain("zod");
+    const note = JSON.stringify({ type: "agent-turn-complete", "thread-id": "019a0000-0000-7000-8000-000000000000", cwd: own.path });
+    expect(await run(["hook", "codex", note])).not.toContain("zod");
+    expect(await run(["hook", "opencode", "ses_none"])).not.toContain("zod");
+    // A config the plain check does not judge (a team server's URL) still goes through the schema.
+    writeFileSync(join(zhome, "config.json"), JSON.stringify({ capture: { enabled: true }, sync: { url: "http://127.0.0.1:9", token_file: "t" } }), {
+      mode: 0o600,
+    });
+    expect(await run(["hook", "claude-code"], event)).toContain("zod");
   });
 
   test("`zerodb hook codex` and `hook opencode` load no harness editor (the connect face, its TOML, JSONC and diff libraries) and no citty", async () => {
