@@ -5,8 +5,7 @@
  * and batches are plainly good never needs. The modules a hook loads call
  * this; modules that build their schemas as they load import zod as usual.
  */
-import type { z as Zod } from "zod";
 import { once } from "../util/once.ts";
 
-/** zod's `z`, required (and so evaluated) the first time it is asked for. */
-export const zod = once((): typeof Zod => (require("./zod-package.ts") as typeof import("./zod-package.ts")).z);
+/** zod's constructors (zod-package.ts), required (and so evaluated) the first time they are asked for. */
+export const zod = once(() => require("./zod-package.ts") as typeof import("./zod-package.ts"));
