@@ -1,5 +1,5 @@
 /** The bench framework: sections produce figures; bench.ts prints and saves them. */
-import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -67,6 +67,15 @@ export async function repeat<T>(n: number, fn: (i: number) => Promise<T> | T): P
 /** A fresh scratch directory. */
 export function scratch(parent: string, name: string): string {
   return mkdtempSync(join(parent, `${name}-`));
+}
+
+/** The config.json `zerodb connect --capture` leaves, which every hook run of a connected home reads. */
+export const CAPTURE_CONFIG = { capture: { enabled: true } };
+
+/** Gives `home` the zerodb home a hook finds after `zerodb connect --capture`: its config.json (and the home, private). */
+export function connectedHome(home: string, extra: Record<string, unknown> = {}): void {
+  mkdirSync(join(home, "zerodb"), { recursive: true, mode: 0o700 });
+  writeFileSync(join(home, "zerodb", "config.json"), JSON.stringify({ ...CAPTURE_CONFIG, ...extra }), { mode: 0o600 });
 }
 
 /** Removes a directory tree. */

@@ -15,7 +15,7 @@ import { rolloutLines } from "../../test/capture/_codex.ts";
 import { conversation } from "../../test/capture/_fixtures.ts";
 import { chatHead, msg } from "../../test/capture/_gemini.ts";
 import { opencodeDb } from "../../test/capture/_opencode.ts";
-import { type Figure, type Section, percentile, ratio, scratch } from "./_lib.ts";
+import { type Figure, type Section, connectedHome, percentile, ratio, scratch } from "./_lib.ts";
 import { bareStore, bareWrite, capturedTransactions } from "./_bare.ts";
 
 const MiB = 1024 * 1024;
@@ -28,6 +28,8 @@ function layout(parent: string, name: string) {
   const home = scratch(parent, name);
   const cwd = join(home, "work", "app");
   mkdirSync(cwd, { recursive: true });
+  // As `zerodb connect --capture` leaves it: every hook run and backfill reads its config.json.
+  connectedHome(home);
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZERODB_HOME: join(home, "zerodb"), CODEX_HOME: join(home, ".codex") };
   return { home, cwd, env };
 }

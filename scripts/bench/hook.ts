@@ -8,7 +8,7 @@
  */
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Figure, type Section, percentile, ratio, scratch, summarize } from "./_lib.ts";
+import { type Figure, type Section, connectedHome, percentile, ratio, scratch, summarize } from "./_lib.ts";
 
 /** A realistic mix of transcript lines: prompts, replies, tool calls and results of 0.3–2 KB. */
 function line(i: number, sessionId: string, cwd: string): string {
@@ -55,6 +55,8 @@ const section: Section = {
     const dir = join(home, ".claude", "projects", "-project");
     mkdirSync(cwd, { recursive: true });
     mkdirSync(dir, { recursive: true });
+    // The home as `zerodb connect --capture` leaves it: every run reads its config.json.
+    connectedHome(home);
     const sessionId = "bench-0000-4000-8000-000000000000";
     const transcript = join(dir, `${sessionId}.jsonl`);
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZERODB_HOME: join(home, "zerodb"), ZERODB_CAPTURE_TRACE: "time" };
@@ -104,22 +106,21 @@ const section: Section = {
     // With sync configured (DESIGN.md 16), a run that wrote starts a detached `zerodb sync`: the worst case,
     // every run starting one (its stamp removed before each; the server, a closed loopback port, refuses at
     // once), interleaved with runs without sync, so background load hits both alike.
-    const config = join(home, "zerodb", "config.json");
     const stamp = join(home, "zerodb", "data", "zerodb-sync.started");
     writeFileSync(join(home, "sync.token"), "zdb_bench_token\n", { mode: 0o600 });
     phasesOn = false;
     const withoutSync: number[] = [];
     const withSync: number[] = [];
     for (let i = 0; i < n; i++) {
-      rmSync(config, { force: true });
+      connectedHome(home);
       add(64);
       withoutSync.push(await run(64));
-      writeFileSync(config, JSON.stringify({ sync: { url: "http://127.0.0.1:9", token_file: join(home, "sync.token") } }), { mode: 0o600 });
+      connectedHome(home, { sync: { url: "http://127.0.0.1:9", token_file: join(home, "sync.token") } });
       rmSync(stamp, { force: true });
       add(64);
       withSync.push(await run(64));
     }
-    rmSync(config, { force: true });
+    connectedHome(home);
     const bun = ctx.figures.get("machine: bun -e 0")?.value;
     const figure = (name: string, xs: number[], p: number, target?: string): Figure => ({
       name,
