@@ -2,6 +2,7 @@
  * Home and config resolution, once (DESIGN.md section 2):
  * defaults <- config file <- environment <- flags.
  */
+import { isPlainObject } from "./util/json.ts";
 import { once } from "./util/once.ts";
 import { chmodSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
@@ -61,17 +62,13 @@ const PLAIN_KEYS: Record<string, (v: unknown) => boolean> = {
   max_inline_bytes: (v) => Number.isSafeInteger(v) && (v as number) >= 1024 && (v as number) <= 64 * 1024 * 1024,
   max_object_bytes: (v) => Number.isSafeInteger(v) && (v as number) >= 1,
   redact: (v) => typeof v === "boolean",
-  capture: (v) => plainObject(v) && Object.entries(v).every(([k, x]) => Object.hasOwn(PLAIN_CAPTURE, k) && PLAIN_CAPTURE[k]!(x)),
+  capture: (v) => isPlainObject(v) && Object.entries(v).every(([k, x]) => Object.hasOwn(PLAIN_CAPTURE, k) && PLAIN_CAPTURE[k]!(x)),
 };
 const PLAIN_CAPTURE: Record<string, (v: unknown) => boolean> = {
   enabled: (v) => typeof v === "boolean",
   redact: (v) => typeof v === "boolean",
   max_entries_per_run: (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 64,
 };
-
-function plainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
-}
 
 /**
  * True only when the schema accepts `v` unchanged: every key one a local
@@ -82,7 +79,7 @@ function plainObject(v: unknown): v is Record<string, unknown> {
  * the key.
  */
 export function plainlyGoodConfig(v: unknown): v is ConfigFile {
-  return plainObject(v) && Object.entries(v).every(([k, x]) => Object.hasOwn(PLAIN_KEYS, k) && PLAIN_KEYS[k]!(x));
+  return isPlainObject(v) && Object.entries(v).every(([k, x]) => Object.hasOwn(PLAIN_KEYS, k) && PLAIN_KEYS[k]!(x));
 }
 
 /** What the flags of DESIGN.md 6.3 may set. */

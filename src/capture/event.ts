@@ -3,6 +3,7 @@
  * hooks"). Parsed tolerantly: unknown fields pass through, since every
  * version adds some; only what capture relies on is required.
  */
+import { isPlainObject } from "../util/json.ts";
 import { once } from "../util/once.ts";
 import type { z } from "zod";
 import { invalid } from "../errors.ts";
@@ -59,8 +60,8 @@ export function parseHookEvent(text: string): HookEvent {
 
 /** True only when the schema accepts `v` unchanged. */
 export function plainlyGoodEvent(v: unknown): v is HookEvent {
-  if (typeof v !== "object" || v === null || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;
-  const o = v as Record<string, unknown>;
+  if (!isPlainObject(v)) return false;
+  const o = v;
   for (const [key, max] of REQUIRED) {
     const s = o[key];
     if (typeof s !== "string" || s.length < 1 || s.length > max) return false;

@@ -31,6 +31,7 @@ import { lineEntries } from "./entries.ts";
 import { renderLine } from "./render.ts";
 import { renderCodexLine } from "./render-codex.ts";
 import { isCompactionPrompt, isHookOutput } from "./render-kind.ts";
+import { isObject } from "../util/json.ts";
 
 /** A captured turn as the tape holds it. */
 export interface StoredTurn {
@@ -224,8 +225,4 @@ function asSummary(turn: StoredTurn, key: CaptureKey): Rerendered | undefined {
     (kind === "prompt" && meta.chunks === undefined && isCompactionPrompt(turn.content));
   if (!summary) return undefined;
   return { role: turn.role as Rerendered["role"], content: turn.content, meta: { ...meta, kind: "summary" }, uses: [] };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

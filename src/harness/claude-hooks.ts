@@ -8,6 +8,7 @@ import { objectWith } from "./entry-schemas.ts";
 import { editJson, getPath, type PathStep } from "./json-edit.ts";
 import { parseJson, toValue } from "./jsonc.ts";
 import type { Plan } from "./types.ts";
+import { isObject } from "../util/json.ts";
 
 /**
  * The events and each handler's timeout in seconds. All SessionEnd hooks
@@ -43,7 +44,6 @@ export function isZerodbHook(command: unknown, suffix = HOOK_SUFFIX): command is
 }
 
 const JSON_OPTS = { jsonc: false };
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 const SettingsFile = objectWith("hooks");
 

@@ -7,6 +7,7 @@ import { CommandEntry, objectWith } from "./entry-schemas.ts";
 import { editJson, getPath } from "./json-edit.ts";
 import { parseJson, toValue } from "./jsonc.ts";
 import { MANAGED_ENV, type Harness, type Plan, type Registration, SERVER_NAME, type ServerSpec } from "./types.ts";
+import { isObject } from "../util/json.ts";
 
 /** How one harness spells its server map and entries. */
 export interface JsonServersShape {
@@ -21,8 +22,6 @@ export interface JsonServersShape {
 }
 
 type Format = Pick<Harness, "planAdd" | "planRemove" | "registration" | "sameSettings">;
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** The usual `{command, args, env}` entry, with extra fixed keys (`type: "stdio"`). */
 export function commandArgsShape(opts: { container: string; jsonc: boolean; extra?: Record<string, unknown> }): JsonServersShape {

@@ -6,6 +6,7 @@
  * answered (issue 32); this is the same check, written out.
  */
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { isObject } from "../util/json.ts";
 
 /** The error codes of JSON-RPC 2.0 that zerodb answers with. */
 export const RpcCode = {
@@ -47,7 +48,6 @@ export type Classified =
   | { kind: "notification"; message: RpcNotification }
   | { kind: "response"; message: JSONRPCMessage };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is RequestId => typeof v === "string" || Number.isSafeInteger(v);
 /** Where a request names the task it belongs to, in `_meta`. */
 const RELATED_TASK = "io.modelcontextprotocol/related-task";

@@ -12,3 +12,13 @@ function sortKeys(value: unknown): unknown {
   }
   return value;
 }
+
+/** A JSON object: an object that is neither null nor an array. */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** An object as JSON.parse makes it: isObject, with Object's own prototype (no class instance, no null-prototype record). */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return isObject(v) && Object.getPrototypeOf(v) === Object.prototype;
+}

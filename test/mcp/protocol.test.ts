@@ -6,9 +6,9 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { classify, parseLine } from "../../src/mcp/jsonrpc.ts";
+import { RpcCode, classify, parseLine } from "../../src/mcp/jsonrpc.ts";
 import { PROTOCOL_VERSIONS, createMcpServer } from "../../src/mcp/server.ts";
 import { defineTool } from "../../src/mcp/tool.ts";
 import type { Memory } from "../../src/store/types.ts";
@@ -184,6 +184,16 @@ describe("jsonrpc lines", () => {
     expect(classify({ jsonrpc: "2.0", id: 3, error: { code: -1, message: "x" } })).toMatchObject({ kind: "response" });
     expect(classify({ jsonrpc: "2.0", error: { code: -1, message: "x" } })).toMatchObject({ kind: "response" });
     expect(classify({ jsonrpc: "2.0", id: 3, error: { code: "x", message: "x" } })).toBeInstanceOf(Error);
+  });
+
+  test("the protocol versions and error codes are the SDK's, so they do not drift from it", () => {
+    expect(PROTOCOL_VERSIONS).toEqual(SUPPORTED_PROTOCOL_VERSIONS);
+    expect(RpcCode).toEqual({
+      InvalidRequest: ErrorCode.InvalidRequest,
+      MethodNotFound: ErrorCode.MethodNotFound,
+      InvalidParams: ErrorCode.InvalidParams,
+      InternalError: ErrorCode.InternalError,
+    });
   });
 
   test("classify accepts exactly what the SDK's JSONRPCMessageSchema accepts", () => {
