@@ -152,57 +152,112 @@ export function sessionRecords(dbPath: string, session: SessionRow, offset: numb
   }
 }
 
+/** A day: how far past now an id's clock may run ahead of the reader's (the bound of a run's id range). */
+const AHEAD_MS = 24 * 60 * 60 * 1000;
+
+/** The 12 hex digits of an id place, as opencode writes them (its low 48 bits). */
+function hex12(units: number): string {
+  return ((units + EPOCH_UNITS) % WRAP).toString(16).padStart(12, "0");
+}
+
+/**
+ * The id range `[lo, hi)` of the records a run after `offset` can find, or
+ * undefined when it has to read the whole window: the first run (offset 0),
+ * or ids from the cursor to a day past now that cross the 48-bit wrap (where
+ * hex order is not creation order). Inside the range, hex order is creation
+ * order, so SQLite finds the new rows by the primary key (every session's,
+ * filtered to this one) instead of this session's whole last hour.
+ */
+function idRange(offset: number, now: number): { lo: string; hi: string } | undefined {
+  if (offset <= 0) return undefined;
+  const from = Math.floor(offset / SLOTS);
+  const to = (now + AHEAD_MS) * 4096 - EPOCH_UNITS;
+  if (to < from || Math.floor((from + EPOCH_UNITS) / WRAP) !== Math.floor((to + EPOCH_UNITS) / WRAP)) return undefined;
+  return { lo: hex12(from), hi: hex12(to + 1) };
+}
+
 /** The records to read, in order, up to the first of a message not yet finished. */
 function plan(db: Database, session: { id: string }, offset: number, now: number): Planned[] {
   // Rows inserted before the cursor's time (less a slack for ids made before their insert) cannot be new:
   // a long session is not read whole by every run.
   const since = offset > 0 ? placeTime(Math.floor(offset / SLOTS)) - INSERT_SLACK_MS : 0;
-  const heads = db
-    .query<Omit<PartHead, "type">, [string, number]>("SELECT id, message_id, time_created, time_updated FROM part WHERE session_id = ? AND time_created >= ?")
-    .all(session.id, since);
-  // Older messages still matter when parts of theirs are new (a reply captured in part when a run stopped).
-  const messages = db
-    .query<MessageRow, [string, number, string]>(
-      `SELECT id, time_created, time_updated, data FROM message WHERE session_id = ?1 AND
-        (time_created >= ?2 OR id IN (SELECT value FROM json_each(?3))) ORDER BY time_created, id`,
-    )
-    .all(session.id, since, JSON.stringify([...new Set(heads.map((h) => h.message_id))]));
-  // A part's type only for the parts not yet read (it says whether a tool result follows): parsing every part's JSON would cost a long session dear.
-  const unread = heads.filter((h) => {
+  const range = idRange(offset, now);
+  // A part's type says whether a tool result follows; it is read only for the parts that can be new.
+  const TYPE = "CASE WHEN json_valid(data) THEN json_extract(data, '$.type') END AS type";
+  const heads = (
+    range
+      ? db
+          .query<PartHead, [string, number, string, string]>(
+            `SELECT id, message_id, time_created, time_updated, ${TYPE} FROM part
+              WHERE id >= 'prt_' || ?3 AND id < 'prt_' || ?4 AND +session_id = ?1 AND time_created >= ?2`,
+          )
+          .all(session.id, since, range.lo, range.hi)
+      : db
+          .query<PartHead, [string, number]>(
+            `SELECT id, message_id, time_created, time_updated, ${TYPE} FROM part WHERE session_id = ?1 AND time_created >= ?2`,
+          )
+          .all(session.id, since)
+  ).filter((h) => {
     const n = idNumber(h.id, h.time_created);
     return n !== undefined && n * SLOTS + 2 >= offset;
   });
-  const typeOf = db.query<{ type: string | null }, [string]>(
-    "SELECT CASE WHEN json_valid(data) THEN json_extract(data, '$.type') END AS type FROM part WHERE id = ?",
+  // The messages that can be new, and the (older) messages of new parts: a reply captured in part when a run stopped.
+  const owners = new Set(heads.map((h) => h.message_id));
+  const messages = db
+    .query<MessageRow, [string, number, string, string, string]>(
+      `SELECT id, time_created, time_updated, data FROM message WHERE session_id = ?1 AND time_created >= ?2 AND id >= 'msg_' || ?4 AND id < 'msg_' || ?5
+       UNION SELECT id, time_created, time_updated, data FROM message WHERE id IN (SELECT value FROM json_each(?3)) AND session_id = ?1`,
+    )
+    .all(session.id, since, JSON.stringify([...owners]), range?.lo ?? "", range?.hi ?? "g")
+    .filter((m) => {
+      if (owners.has(m.id)) return true;
+      const n = idNumber(m.id, m.time_created);
+      return n !== undefined && n * SLOTS >= offset;
+    });
+  // When each of them was last written, its parts included (older parts too: a part still streaming keeps it open).
+  const written = new Map(
+    db
+      .query<{ id: string; t: number }, [string]>(
+        "SELECT message_id AS id, max(time_updated) AS t FROM part WHERE message_id IN (SELECT value FROM json_each(?1)) GROUP BY message_id",
+      )
+      .all(JSON.stringify(messages.map((m) => m.id)))
+      .map((r) => [r.id, r.t]),
   );
-  const types = new Map(unread.map((h) => [h.id, typeOf.get(h.id)?.type ?? null]));
-  const parts: PartHead[] = heads.map((h) => ({ ...h, type: types.get(h.id) ?? null }));
+  // Whether a later message, and a later assistant message, exist: the session's last of each, by opencode's order.
+  const LAST = "ORDER BY time_created DESC, id DESC LIMIT 1";
+  const last = db.query<{ id: string; time_created: number }, [string]>(`SELECT id, time_created FROM message WHERE session_id = ?1 ${LAST}`).get(session.id);
+  const lastAssistant = db
+    .query<{ id: string; time_created: number }, [string]>(
+      `SELECT id, time_created FROM message WHERE session_id = ?1 AND CASE WHEN json_valid(data) THEN json_extract(data, '$.role') END = 'assistant' ${LAST}`,
+    )
+    .get(session.id);
+  const after = (m: MessageRow, x: { id: string; time_created: number } | null) =>
+    x !== null && (x.time_created > m.time_created || (x.time_created === m.time_created && x.id > m.id));
   const byMessage = new Map<string, PartHead[]>();
-  for (const p of parts) {
+  for (const p of heads) {
     const list = byMessage.get(p.message_id);
     if (list) list.push(p);
     else byMessage.set(p.message_id, [p]);
   }
   const records: (Planned & { done: boolean })[] = [];
-  const data = messages.map((m) => parseObject(m.data));
-  // Whether any later message exists, and whether a later assistant message does, for each message.
-  const laterAssistant: boolean[] = [];
-  for (let i = messages.length - 1, seen = false; i >= 0; i--) {
-    laterAssistant[i] = seen;
-    if (data[i]!.role === "assistant") seen = true;
-  }
-  messages.forEach((m, i) => {
-    const own = byMessage.get(m.id) ?? [];
-    const done = finished({ row: m, data: data[i]!, parts: own, later: i < messages.length - 1, laterAssistant: laterAssistant[i]!, now });
+  for (const m of messages) {
+    const data = parseObject(m.data);
+    const done = finished({
+      row: m,
+      data,
+      lastWrite: Math.max(m.time_updated, written.get(m.id) ?? 0),
+      later: after(m, last),
+      laterAssistant: after(m, lastAssistant),
+      now,
+    });
     const n = idNumber(m.id, m.time_created);
     if (n !== undefined) records.push({ position: n * SLOTS, message: m, done });
-    for (const p of own) {
-      const pn = idNumber(p.id, p.time_created);
-      if (pn === undefined) continue;
+    for (const p of byMessage.get(m.id) ?? []) {
+      const pn = idNumber(p.id, p.time_created)!;
       records.push({ position: pn * SLOTS + 1, message: m, part: p, done });
       if (p.type === "tool") records.push({ position: pn * SLOTS + 2, message: m, part: p, result: true, done });
     }
-  });
+  }
   records.sort((a, b) => a.position - b.position);
   const out: Planned[] = [];
   for (const r of records) {
@@ -218,9 +273,8 @@ function plan(db: Database, session: { id: string }, offset: number, now: number
 }
 
 /** True when a message will not change any more (see the file's comment). */
-function finished(m: { row: MessageRow; data: Record<string, unknown>; parts: PartHead[]; later: boolean; laterAssistant: boolean; now: number }): boolean {
-  let lastWrite = m.row.time_updated;
-  for (const p of m.parts) lastWrite = Math.max(lastWrite, p.time_updated);
+function finished(m: { row: MessageRow; data: Record<string, unknown>; lastWrite: number; later: boolean; laterAssistant: boolean; now: number }): boolean {
+  const { lastWrite } = m;
   if (m.data.role === "assistant") {
     const time = m.data.time as { completed?: unknown } | undefined;
     if (typeof time?.completed === "number") return true;

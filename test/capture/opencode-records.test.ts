@@ -7,11 +7,11 @@
  * ordered across opencode's 48-bit wrap, unreadable parts no failure.
  */
 import { describe, expect, test } from "bun:test";
-import { idNumber } from "../../src/capture/opencode.ts";
+import { idNumber, sessionRecords } from "../../src/capture/opencode.ts";
 import { captureSession, projectSession } from "../../src/project.ts";
 import { tempDir } from "../helpers.ts";
 import { readSession, runJson } from "./_fixtures.ts";
-import { expectOrderedOnce, opencodeDb, opencodeEnv, project, sync, toolPart } from "./_opencode.ts";
+import { EXCHANGE_RECORDS, expectOrderedOnce, opencodeDb, opencodeEnv, project, sync, toolPart } from "./_opencode.ts";
 
 describe("opencode capture", () => {
   test("capture sync backfills every part type once, with kinds and harness, a subagent's session marked sidechain, in the directory's project session", async () => {
@@ -159,5 +159,46 @@ describe("opencode capture", () => {
     expect(idNumber(at(before), before)! < idNumber(at(after), after)!).toBe(true);
     expect(idNumber(at(after), after + 50)).toBe(idNumber(at(after), after));
     expect(idNumber("msg_nothex", after)).toBeUndefined();
+  });
+
+  test("a run after the cursor finds the new records by id: across the 48-bit wrap, beside other sessions, not the last cycle's ids", () => {
+    using dir = tempDir();
+    const cwd = project(dir.path);
+    const WRAP_MS = 68719476736 * 26; // 2026-08-14T00:59:55Z, where the 48-bit id numbers wrap to zero
+    const CYCLE_MS = 68719476736; // 2^48 / 4096: 795 days
+    const oc = opencodeDb(dir.path, { start: WRAP_MS - CYCLE_MS + 3_600_000 });
+    const s = oc.session(cwd);
+    const other = oc.session(cwd);
+    /** The records from `offset` as a run at `now` reads them: their positions, and the reader's end. */
+    const read = (offset: number, now: number) => {
+      using r = sessionRecords(oc.path, { id: s, parentId: null, directory: cwd, title: "" }, offset, now);
+      return [...r.lines(offset)].map((l) => l.position!);
+    };
+    // One cycle earlier, an hour past that wrap: the same hex digits as the ids made an hour after this one.
+    oc.exchange(s, 0);
+    oc.setClock(WRAP_MS - 60_000);
+    oc.exchange(s, 1);
+    const first = read(0, WRAP_MS - 30_000);
+    expect(first.length).toBe(2 * EXCHANGE_RECORDS);
+    const cursor = first.at(-1)! + 1;
+    // Across the wrap: the new ids' hex digits start again from zero.
+    oc.setClock(WRAP_MS + 1000);
+    oc.exchange(s, 2);
+    oc.exchange(other, 3);
+    const crossing = read(cursor, WRAP_MS + 5000);
+    expect(crossing.length).toBe(EXCHANGE_RECORDS);
+    expect(crossing[0]! > first.at(-1)!).toBe(true);
+    // After the wrap, in one cycle: by id range, this session's only, nothing of the earlier cycle.
+    const next = crossing.at(-1)! + 1;
+    oc.exchange(s, 4);
+    oc.exchange(other, 5);
+    oc.exchange(s, 6);
+    const after = read(next, WRAP_MS + 60_000);
+    expect(after.length).toBe(2 * EXCHANGE_RECORDS);
+    expect(after[0]! > crossing.at(-1)!).toBe(true);
+    expect(read(after.at(-1)! + 1, WRAP_MS + 60_000)).toEqual([]);
+    // The same records as a run reading the whole window finds (offset 0, then filtered).
+    expect(read(0, WRAP_MS + 60_000).filter((p) => p >= next)).toEqual(after);
+    oc.close();
   });
 });
