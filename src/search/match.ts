@@ -16,6 +16,12 @@ export interface Counts {
   near: number;
   /** The share of the query's consecutive pairs of terms found side by side, in the query's order (0..1). */
   pairs: number;
+  /**
+   * Where each occurrence starts, in order, and its term: characters of
+   * `countedText(text)` when `chars`, else tokens (a query with phrases or
+   * CJK is counted by tokenizing).
+   */
+  at: { pos: readonly number[]; term: readonly number[]; chars: boolean };
 }
 
 /** Tokens that count as "close together" (about a sentence). */
@@ -152,14 +158,25 @@ function scan(m: FastMatcher, text: string, max: number, each: (start: number, e
 export function countTerms(terms: readonly Term[], text: string, weights: readonly number[]): Counts {
   const fast = fastMatcher(terms);
   if (!fast) return countTokens(terms, text, weights);
-  const t = text.includes("\\") ? text.replace(ESCAPES, " ") : text;
+  const t = countedText(text);
   const tf = terms.map(() => 0);
   const hits = new Hits();
   scan(fast, t, Number.POSITIVE_INFINITY, (pos, end, term) => {
     tf[term]!++;
     hits.push(pos, end, term);
   });
-  return { tf, length: Math.max(1, Math.round(t.length / 6)), near: nearness(hits, weights, NEAR_CHARS), pairs: pairShare(hits, weights, PAIR_GAP_CHARS) };
+  return {
+    tf,
+    length: Math.max(1, Math.round(t.length / 6)),
+    near: nearness(hits, weights, NEAR_CHARS),
+    pairs: pairShare(hits, weights, PAIR_GAP_CHARS),
+    at: { pos: hits.pos, term: hits.term, chars: true },
+  };
+}
+
+/** The text countTerms reads: escapes (`\\n`, `\\t`) blanked, so `\\nfoo` holds the word `foo`; its positions are this text's. */
+export function countedText(text: string): string {
+  return text.includes("\\") ? text.replace(ESCAPES, " ") : text;
 }
 
 /**
@@ -229,7 +246,13 @@ function countTokens(terms: readonly Term[], text: string, weights: readonly num
     return n;
   });
   const hits = found.sorted();
-  return { tf, length: tokens.length, near: nearness(hits, weights, NEAR_TOKENS), pairs: pairShare(hits, weights, PAIR_GAP_TOKENS) };
+  return {
+    tf,
+    length: tokens.length,
+    near: nearness(hits, weights, NEAR_TOKENS),
+    pairs: pairShare(hits, weights, PAIR_GAP_TOKENS),
+    at: { pos: hits.pos, term: hits.term, chars: false },
+  };
 }
 
 /**

@@ -15,7 +15,7 @@
  */
 import type { SearchHit } from "../schema/results.ts";
 import { CONTEXT_TOP, type Near, type Scored as ContextScored, rankInContext, readsConversation, toolIdsOf, versionOf } from "./context.ts";
-import { countTerms } from "./match.ts";
+import { type Counts, countTerms, countedText, termSpans } from "./match.ts";
 import { type Term, asksWhatUserSaid, asksWhatUserSaidAfter } from "./query.ts";
 import { SearchClass } from "./search-class.ts";
 import { AVG_TOKENS, bm25, score } from "./rank.ts";
@@ -159,13 +159,15 @@ export class Ranking {
     const tf = c.tf.map((f, i) => (f === 0 ? (this.known.has(row.lsn, i) ? 1 : 0) : f * ratio));
     const held = tf.map((f) => f > 0);
     const share = held.reduce((s, h, i) => s + (h ? idfs[i]! : 0), 0) / this.#weightAll;
+    // A row read deeper than a window is judged by its best window-sized passage, as every other row is by its first.
+    const passage = row.win.length > WINDOW_CHARS && share > 0 ? bestPassage(this.terms, row.win, c, idfs) : undefined;
     const own =
       share > 0
         ? score({
             share,
-            near: c.near,
-            pairs: c.pairs,
-            bm25: bm25(tf, { idfs, length, avgLength: AVG_TOKENS }),
+            near: passage?.near ?? c.near,
+            pairs: passage?.pairs ?? c.pairs,
+            bm25: passage?.bm25 ?? bm25(tf, { idfs, length, avgLength: AVG_TOKENS }),
             cls: row.sclass,
             weight: this.#weightAll,
             asked: this.#asksUser && row.sclass === SearchClass.prompt,
@@ -187,6 +189,47 @@ export class Ranking {
       ...(session !== undefined ? { session } : {}),
     };
   }
+}
+
+/**
+ * A long text judged by its best passage (DESIGN.md 11, "a long turn is
+ * judged by where its words are"): windows of WINDOW_CHARS characters, half
+ * overlapping, each scored by BM25 as a text of its own length; the best
+ * one's BM25, nearness and side-by-side pairs. Read whole and scored as one
+ * text, a 78 KiB reference page that answers a question in one section fell
+ * below every short turn holding a word of it (BM25's length norm); its
+ * frequencies guessed from its first window, it was never read further.
+ */
+function bestPassage(terms: Term[], text: string, whole: Counts, idfs: readonly number[]): { near: number; pairs: number; bm25: number } {
+  // The occurrences the whole text's count found, by character of the text it counted; a query counted by tokens
+  // is found again by character.
+  const counted = whole.at.chars ? countedText(text) : text;
+  const at = whole.at.chars ? whole.at : spansOf(terms, text);
+  const chars = WINDOW_CHARS;
+  const step = chars / 2;
+  const length = Math.round(chars / 6);
+  const tf = terms.map(() => 0);
+  let best = -1;
+  let bestAt = 0;
+  let lo = 0;
+  for (let start = 0; start === 0 || start + step < counted.length; start += step) {
+    while (lo < at.pos.length && at.pos[lo]! < start) lo++;
+    tf.fill(0);
+    for (let k = lo; k < at.pos.length && at.pos[k]! < start + chars; k++) tf[at.term[k]!]!++;
+    const b = bm25(tf, { idfs, length, avgLength: AVG_TOKENS });
+    if (b > best) {
+      best = b;
+      bestAt = start;
+    }
+  }
+  const c = countTerms(terms, counted.slice(bestAt, bestAt + chars), idfs);
+  return { near: c.near, pairs: c.pairs, bm25: bm25(c.tf, { idfs, length: c.length, avgLength: AVG_TOKENS }) };
+}
+
+/** Where the terms occur in a text, by character, in order. */
+function spansOf(terms: Term[], text: string): { pos: number[]; term: number[] } {
+  const spans = termSpans(terms, text, Number.POSITIVE_INFINITY);
+  return { pos: spans.map((s) => s.start), term: spans.map((s) => s.term) };
 }
 
 function byOwn(a: Scored, b: Scored): number {

@@ -134,6 +134,46 @@ export function searchRankingCases(factory: Factory): void {
       expect(hits[0]!.snippet).toContain("[flaky] [upload] [retry] [timeout]");
     });
 
+    contractTest(
+      factory,
+      "a long reference page that answers in one section, past its first KiBs, ranks above short turns holding a word each",
+      async ({ a }) => {
+        // A 60 KiB page: its first 4 KiB and most of the rest are about other things, the words stray once each,
+        // and one section far in is about it. Scored as one 60 KiB text, BM25's length norm puts it below every short
+        // turn holding one of the words; judged by its best passage, it answers.
+        const section =
+          "## Quartz pipeline rollback reasons\nA quartz pipeline rollback gives one of these reasons: quota, timeout, manual. " +
+          "Each rollback of the quartz pipeline logs its reasons.";
+        const page = [
+          filler(4000, "hh"),
+          "quartz",
+          filler(12_000, "ii"),
+          "pipeline",
+          filler(12_000, "jj"),
+          section,
+          filler(12_000, "kk"),
+          "rollback",
+          filler(16_000, "ll"),
+        ].join(" ");
+        const [lPage] = await appendAll(a, "proj/ref", [{ role: "tool", content: page, meta: { kind: "tool_result" } }]);
+        await appendAll(
+          a,
+          "proj/chat",
+          ["quartz", "pipeline", "rollback", "reasons", "quartz pipeline"].flatMap((w, i) =>
+            [0, 1].map((k) => ({ role: "assistant" as const, content: `${filler(80, `m${i}${k}`)} ${w} ${filler(40, `n${i}${k}`)}` })),
+          ),
+        );
+        await appendAll(
+          a,
+          "proj/other",
+          Array.from({ length: 300 }, (_, i) => ({ role: "assistant" as const, content: `${filler(60, "oo")} ${i}` })),
+        );
+        const hits = (await a.search({ query: "what are the quartz pipeline rollback reasons?", limit: 10 })).hits;
+        expect(hits[0]?.lsn).toBe(lPage!);
+        expect(hits[0]!.snippet).toContain("[pipeline] [rollback] [reasons]");
+      },
+    );
+
     contractTest(factory, "a long log holding the whole query many times over is not crowded out by short partial matches", async ({ a }) => {
       // What a plain BM25 ranks first: the words again and again in one long tool result. A hundred short
       // turns each hold three of the four words, so a choice of the pool by length alone would leave it out;
