@@ -8,6 +8,7 @@
  */
 import { type ConsolaInstance, type ConsolaReporter, type LogObject, type LogType, createConsola } from "consola/core";
 import { colorOn } from "./color.ts";
+import { writeOut } from "./output.ts";
 import { verbosity } from "./verbosity.ts";
 
 /** On a terminal: consola's symbols and colours for each kind of message. */
@@ -31,9 +32,7 @@ let pending: Promise<void> = Promise.resolve();
 function writeResult(text: string): void {
   const line = text.endsWith("\n") ? text : `${text}\n`;
   const prev = pending;
-  pending = new Promise<void>((resolve, reject) => {
-    process.stdout.write(line, (err) => (err ? reject(err) : resolve()));
-  }).then(() => prev);
+  pending = writeOut(line).then(() => prev);
 }
 
 /** The words of a log call; an Error gives its message only (I10: stacks only on --verbose, and then by choice). */

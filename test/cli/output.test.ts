@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync } from "node:fs";
 import { join } from "node:path";
+import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { ZERODB, runZ, tempDir } from "../helpers.ts";
 import { mcpEnv } from "../mcp/_client.ts";
 
@@ -86,6 +87,33 @@ describe("human output (issue 17)", () => {
     expect(r.stderr).toMatch(/^token \S+ for tenant team: it is shown only this once; store it now\n$/);
     const quiet = await runZ(["token", "create", "--tenant", "team", "--quiet"], { home: home.path });
     expect({ code: quiet.code, stdout: quiet.stdout, stderr: quiet.stderr }).toEqual({ code: 0, stdout: "", stderr: "" });
+  });
+
+  test("a reader that stops early (export | head) ends the command quietly, with the status SIGPIPE gives; a whole export arrives in order", async () => {
+    using home = tempDir();
+    const o = { home: home.path };
+    const store = openSqliteStore(join(home.path, "zerodb", "data"));
+    const entries = Array.from({ length: 3000 }, (_, i) => ({ role: "note" as const, content: `line ${i} ${"x".repeat(200)}` }));
+    for (let i = 0; i < entries.length; i += 250) await store.memory("local").append({ session: "big/s", entries: entries.slice(i, i + 250) });
+    store.close();
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, ZERODB_HOME: join(home.path, "zerodb") };
+    for (const args of [["export"], ["export", "--json"], ["read", "--session", "big/s", "--limit", "1000"]]) {
+      // A shell pipeline into `head`, as a person types it: head exits after 10 bytes and the pipe closes.
+      const line = `"$0" "$@" 2>"$ZERODB_HOME/err" | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}"`;
+      const p = Bun.spawn(["bash", "-c", line, ZERODB, ...args], { cwd: home.path, env, stdout: "pipe", stderr: "pipe" });
+      const status = (await new Response(p.stdout).text()).trim();
+      expect(await p.exited).toBe(0);
+      expect({ args, status, stderr: await Bun.file(join(home.path, "zerodb", "err")).text() }).toEqual({ args, status: "141", stderr: "" });
+    }
+    const whole = await runZ(["export"], o);
+    expect(whole.code).toBe(0);
+    const contents = whole.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).content as string)
+      .filter((c) => c.startsWith("line "));
+    expect(contents.length).toBe(3000);
+    expect(contents.every((c, i) => c.startsWith(`line ${i} `))).toBe(true);
   });
 
   test("version and completion print what was asked for, --quiet or not", async () => {
