@@ -1,10 +1,11 @@
 /**
- * Parsing a command's flags without citty, for the capture hooks: a hook must
- * exit in milliseconds, and loading citty (with node:util, which it parses
- * with) and its per-flag case conversions cost about 2 ms of a run. Gives
- * what citty's parseArgs gives for the argument kinds zerodb declares
- * (string, boolean, positional; aliases, `--no-x`, `--x=v`, `--`), checked
- * against it by test/cli/flags.test.ts. The flags were already checked by
+ * Parsing a command's flags without citty, for every command: a hook must
+ * exit in milliseconds and a CLI command should start as fast, and loading
+ * citty (with node:util, which it parses with) and its per-flag case
+ * conversions cost about 2 ms of a run. Gives what citty's parseArgs gives
+ * for the argument kinds zerodb declares (string, boolean, positional;
+ * aliases, `--no-x`, `--x=v`, `--`), checked against it for every command's
+ * own flags by test/cli/flags.test.ts. The flags were already checked by
  * checkFlags (main.ts), so nothing here refuses anything. A string flag
  * declared `repeat: true` (citty has none) gives every value, in order, as an
  * array; zcommand (command.ts) takes such flags from here for every command.

@@ -50,16 +50,12 @@ export async function runCli(raw: string[]): Promise<number> {
       return 0;
     }
     checkFlags(rest, argsDef);
-    if (path[0] === "hook" || path[0] === "mcp") {
-      // A capture hook and the MCP server, which every harness starts afresh, skip citty (and node:util, which
-      // it loads): about 2 ms of a start that must be short (flags.ts).
-      // parseFlags gives what citty's ParsedArgs holds, by the same declared names (test/cli/flags.test.ts).
-      const args = parseFlags(rest, argsDef) as Parameters<NonNullable<typeof cmd.run>>[0]["args"];
-      await cmd.run?.({ rawArgs: rest, args, cmd, data: undefined });
-    } else {
-      const { runCommand } = await import("citty");
-      await runCommand(cmd, { rawArgs: rest });
-    }
+    // citty's runCommand is not used at run time: it parses with node:util, whose first load costs a command about
+    // 2 ms in the interpreter, and zerodb locates its commands and checks their flags itself (checkFlags).
+    // parseFlags gives what citty's ParsedArgs holds, by the same declared names, for every command
+    // (test/cli/flags.test.ts); no command declares setup, cleanup, plugins or subcommands.
+    const args = parseFlags(rest, argsDef) as Parameters<NonNullable<typeof cmd.run>>[0]["args"];
+    await cmd.run?.({ rawArgs: rest, args, cmd, data: undefined });
     // A command may print its result and still fail (zcommand's exitCode).
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (err) {

@@ -44,6 +44,14 @@ describe("lazy loading per command", () => {
     expect(version.filter((p) => HEAVY.includes(p) || p.startsWith("src/store/") || p.startsWith("src/mcp/"))).toEqual([]);
   });
 
+  test("a store command runs without citty (its parser loads node:util): `stats` and `search`", async () => {
+    for (const args of [["stats"], ["search", "anything"]]) {
+      const mods = await loads(args);
+      expect(mods).toContain("src/store/sqlite/store.ts");
+      expect({ args, citty: mods.includes("citty") }).toEqual({ args, citty: false });
+    }
+  });
+
   test("`zerodb mcp` answers initialize without the MCP SDK (its schemas were half a cold start, issue 32), zod or the HTTP server", async () => {
     const init = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } })}\n`;
     const mcp = await loads(["mcp"], init);
