@@ -5,7 +5,7 @@
 import type { ArgsDef, CommandDef, ParsedArgs } from "citty";
 import { type SharedFlags, sharedArgs } from "./args.ts";
 import { parseFlags } from "./flags.ts";
-import { writeOut } from "./output.ts";
+import { writeOut } from "./stdout.ts";
 import { LogLevels } from "./verbosity.ts";
 
 type Shared = typeof sharedArgs;

@@ -8,7 +8,7 @@
  */
 import { type ConsolaInstance, type ConsolaReporter, type LogObject, type LogType, createConsola } from "consola/core";
 import { colorOn } from "./color.ts";
-import { writeOut } from "./output.ts";
+import { writeOut } from "./stdout.ts";
 import { verbosity } from "./verbosity.ts";
 
 /** On a terminal: consola's symbols and colours for each kind of message. */

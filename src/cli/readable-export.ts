@@ -14,7 +14,7 @@ import type { Turn } from "../schema/results.ts";
 import type { Memory } from "../store/types.ts";
 import { writeAtomic } from "../util/atomic.ts";
 import { outExists } from "./new-file.ts";
-import { writeOut } from "./output.ts";
+import { writeOut } from "./stdout.ts";
 
 /** What a readable export was asked for, checked. */
 export interface ReadableExport {

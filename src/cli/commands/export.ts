@@ -9,7 +9,7 @@ import { AS_OF_ARG, asOfFlag } from "../as-of-flag.ts";
 import { intFlag, stringFlag } from "../parse.ts";
 import type { ReadableExport } from "../readable-export.ts";
 import { ui } from "../log.ts";
-import { writeOut } from "../output.ts";
+import { writeOut } from "../stdout.ts";
 import { databaseArg } from "../args.ts";
 
 /** `zerodb export`: the tape as JSONL, to stdout or a new file. */

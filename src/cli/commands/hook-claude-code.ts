@@ -10,7 +10,7 @@ import { zcommand } from "../command.ts";
 import { configFrom } from "../context.ts";
 import { readHookStdin } from "../hook-stdin.ts";
 import { ui } from "../log.ts";
-import { writeOut } from "../output.ts";
+import { writeOut } from "../stdout.ts";
 import type { SharedFlags } from "../args.ts";
 
 /**

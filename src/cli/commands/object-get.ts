@@ -6,7 +6,7 @@ import { fileNameProblem } from "../../util/atomic.ts";
 import type { ObjectInfo } from "../../schema/results.ts";
 import { zcommand } from "../command.ts";
 import { withMemory } from "../context.ts";
-import { writeOut } from "../output.ts";
+import { writeOut } from "../stdout.ts";
 import { UsageError } from "../parse.ts";
 import { byteProgress } from "../progress.ts";
 import { ObjectGetInput } from "../../schema/ops.ts";

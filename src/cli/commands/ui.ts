@@ -8,7 +8,7 @@ import type { DoctorReport } from "../../doctor/run.ts";
 import { zcommand } from "../command.ts";
 import { configFrom, openLocalStore } from "../context.ts";
 import { ui } from "../log.ts";
-import { writeOut } from "../output.ts";
+import { writeOut } from "../stdout.ts";
 import { UsageError, intFlag } from "../parse.ts";
 import { nextSignal } from "./serve.ts";
 
