@@ -14,7 +14,10 @@ export function fromSqliteError(err: unknown): ZeroDbError {
   if (code.startsWith("SQLITE_FULL") || (code.startsWith("SQLITE_IOERR_WRITE") && /disk|space/i.test(err.message))) {
     return new ZeroDbError("storage_full", "the disk is full: free some space and retry", { cause: err });
   }
-  if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB")) {
+  // SQLITE_TOOBIG: a value past SQLite's own length limit (1 GB). zerodb's doors refuse anything near it (4 MiB of
+  // content, 16 KiB of meta), so one read back is a damaged record's header claiming a length it never had: a page
+  // overwritten with garbage made `quick_check` fail so, where it should report the damage.
+  if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB") || code === "SQLITE_TOOBIG") {
     return new ZeroDbError("corrupt", "the store file is damaged: run `zerodb doctor`", { cause: err });
   }
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
