@@ -6,12 +6,9 @@
  *
  * Each opencode session is one capture source, keyed `opencode:<session id>`,
  * read as a sequence of records: a message, then each of its parts, and a tool
- * part twice (its call, then its result). A record's place is its id: opencode
- * ids are `<prefix>_<12 hex>` + random, the hex being
- * (milliseconds × 4096 + a counter) cut to 48 bits, so they sort by creation
- * except where the 48 bits wrap (every 795 days). The wrap is undone with the
- * row's `time_created`, and a record's position is that number (from 2024 on)
- * × 4 + a slot (0 message, 1 part or tool call, 2 tool result). The cursor's
+ * part twice (its call, then its result). A record's place is its id
+ * (opencode-ids.ts): its position is the id's place × 4 + a slot (0 message,
+ * 1 part or tool call, 2 tool result). The cursor's
  * offset and position are that position: rows opencode deletes (a revert)
  * shift nothing, and a later record always lands after the cursor.
  *
@@ -34,37 +31,15 @@
 import type { Database } from "bun:sqlite";
 import { type SessionRow, openDatabase, withDatabase } from "./opencode-db.ts";
 import type { LineReader } from "./lines.ts";
+import { SLOTS, idNumber, idRange, placeTime } from "./opencode-ids.ts";
 import { type Source, idemPrefix } from "./sources.ts";
 
-/** How a record's 12 hex digits sit in an opencode id. */
-const ID = /^(ses|msg|prt)_([0-9a-f]{12})/;
-/** 2^48: where opencode's id numbers wrap. */
-const WRAP = 2 ** 48;
-/** Id units (ms × 4096) at 2024-01-01, subtracted so positions stay below 2^53. */
-const EPOCH_UNITS = Date.UTC(2024, 0, 1) * 4096;
-const SLOTS = 4;
 /** An assistant message with no write for this long was abandoned (opencode was killed mid-reply). */
 export const ASSISTANT_STALE_MS = 60 * 60 * 1000;
 /** A user message's parts are written with it: with no write for this long, it is whole. */
 export const USER_SETTLED_MS = 5000;
 /** How much earlier than the cursor a part row may have been inserted (ids made before the insert, by a client). */
 const INSERT_SLACK_MS = 60 * 60 * 1000;
-
-/** The place of an opencode id created at `timeCreated` (ms), or undefined for an id not of opencode's ascending form. */
-export function idNumber(id: string, timeCreated: number): number | undefined {
-  const m = ID.exec(id);
-  if (!m) return undefined;
-  const low = Number.parseInt(m[2]!, 16);
-  // The 48 bits wrapped k times: take the k that puts the id's time nearest the row's.
-  const k = Math.round((timeCreated * 4096 - low) / WRAP);
-  const units = low + k * WRAP - EPOCH_UNITS;
-  return units >= 0 ? units : undefined;
-}
-
-/** The milliseconds an id place stands for (inverse of idNumber, to within the counter). */
-function placeTime(units: number): number {
-  return Math.floor((units + EPOCH_UNITS) / 4096);
-}
 
 /** The capture source of one opencode session; `agentId` marks a subagent's session. */
 export function opencodeSource(dbPath: string, session: SessionRow): Source {
@@ -150,30 +125,6 @@ export function sessionRecords(dbPath: string, session: SessionRow, offset: numb
     db.close();
     throw withCode(err);
   }
-}
-
-/** A day: how far past now an id's clock may run ahead of the reader's (the bound of a run's id range). */
-const AHEAD_MS = 24 * 60 * 60 * 1000;
-
-/** The 12 hex digits of an id place, as opencode writes them (its low 48 bits). */
-function hex12(units: number): string {
-  return ((units + EPOCH_UNITS) % WRAP).toString(16).padStart(12, "0");
-}
-
-/**
- * The id range `[lo, hi)` of the records a run after `offset` can find, or
- * undefined when it has to read the whole window: the first run (offset 0),
- * or ids from the cursor to a day past now that cross the 48-bit wrap (where
- * hex order is not creation order). Inside the range, hex order is creation
- * order, so SQLite finds the new rows by the primary key (every session's,
- * filtered to this one) instead of this session's whole last hour.
- */
-function idRange(offset: number, now: number): { lo: string; hi: string } | undefined {
-  if (offset <= 0) return undefined;
-  const from = Math.floor(offset / SLOTS);
-  const to = (now + AHEAD_MS) * 4096 - EPOCH_UNITS;
-  if (to < from || Math.floor((from + EPOCH_UNITS) / WRAP) !== Math.floor((to + EPOCH_UNITS) / WRAP)) return undefined;
-  return { lo: hex12(from), hi: hex12(to + 1) };
 }
 
 /** The records to read, in order, up to the first of a message not yet finished. */

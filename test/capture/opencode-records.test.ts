@@ -7,7 +7,8 @@
  * ordered across opencode's 48-bit wrap, unreadable parts no failure.
  */
 import { describe, expect, test } from "bun:test";
-import { idNumber, sessionRecords } from "../../src/capture/opencode.ts";
+import { idNumber } from "../../src/capture/opencode-ids.ts";
+import { sessionRecords } from "../../src/capture/opencode.ts";
 import { captureSession, projectSession } from "../../src/project.ts";
 import { tempDir } from "../helpers.ts";
 import { readSession, runJson } from "./_fixtures.ts";
