@@ -127,6 +127,9 @@ export function sessionRecords(dbPath: string, session: SessionRow, offset: numb
   }
 }
 
+/** The id range of a run that reads the whole window: `msg_` and any hex digits (all below `g`). */
+const EVERY_ID = { lo: "", hi: "g" };
+
 /** The records to read, in order, up to the first of a message not yet finished. */
 function plan(db: Database, session: { id: string }, offset: number, now: number): Planned[] {
   // Rows inserted before the cursor's time (less a slack for ids made before their insert) cannot be new:
@@ -152,6 +155,7 @@ function plan(db: Database, session: { id: string }, offset: number, now: number
     const n = idNumber(h.id, h.time_created);
     return n !== undefined && n * SLOTS + 2 >= offset;
   });
+  const ids = range ?? EVERY_ID;
   // The messages that can be new, and the (older) messages of new parts: a reply captured in part when a run stopped.
   const owners = new Set(heads.map((h) => h.message_id));
   const messages = db
@@ -159,7 +163,7 @@ function plan(db: Database, session: { id: string }, offset: number, now: number
       `SELECT id, time_created, time_updated, data FROM message WHERE session_id = ?1 AND time_created >= ?2 AND id >= 'msg_' || ?4 AND id < 'msg_' || ?5
        UNION SELECT id, time_created, time_updated, data FROM message WHERE id IN (SELECT value FROM json_each(?3)) AND session_id = ?1`,
     )
-    .all(session.id, since, JSON.stringify([...owners]), range?.lo ?? "", range?.hi ?? "g")
+    .all(session.id, since, JSON.stringify([...owners]), ids.lo, ids.hi)
     .filter((m) => {
       if (owners.has(m.id)) return true;
       const n = idNumber(m.id, m.time_created);

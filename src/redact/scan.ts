@@ -14,6 +14,7 @@
  * stays in the interpreter for a hook's short life, and cost 1.5 times as
  * much over a 64-entry run's text).
  */
+import { escapeRegExp } from "../util/regexp.ts";
 import { type Hit, type Rule, defaultHit } from "./types.ts";
 
 const NONE: readonly number[] = [];
@@ -58,7 +59,7 @@ function prepare(rules: readonly Rule[]): Prepared {
     global: [],
     pairs: new Uint8Array(1 << 14),
     buckets: [],
-    find: /$^/g,
+    find: /$^/g, // replaced below, once every anchor is known
     spare: undefined,
   };
   const entries = new Map<string, Entry>();
@@ -90,8 +91,7 @@ function prepare(rules: readonly Rule[]): Prepared {
       p.buckets[slot - 1]!.push(entry);
     }
   }
-  const alts = [...entries.keys()].map((a) => a.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join("|");
-  p.find = new RegExp(alts, "gi");
+  p.find = new RegExp([...entries.keys()].map(escapeRegExp).join("|"), "gi");
   return p;
 }
 
